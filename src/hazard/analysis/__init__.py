@@ -1,0 +1,21 @@
+"""Exact analysis in fractions: the odds of a round under any ruleset, dice passing, and side bets.
+
+>>> from hazard.core.rulesets import find_ruleset
+>>> report = analyse(find_ruleset("britannica-1911"), main=6)
+>>> report.mains[0].p_win  # Chambers's 7,295 to 6,961 against the caster
+Fraction(6961, 14256)
+"""
+
+from hazard.analysis.markov import RoundChain
+from hazard.analysis.odds import DISTRIBUTION_THROWS, MainOdds, OddsReport, analyse, fraction_json
+from hazard.analysis.passing import expected_rounds_kept
+
+__all__ = [
+    "DISTRIBUTION_THROWS",
+    "MainOdds",
+    "OddsReport",
+    "RoundChain",
+    "analyse",
+    "expected_rounds_kept",
+    "fraction_json",
+]

@@ -1,0 +1,165 @@
+"""Rounds of Hazard as absorbing Markov chains, solved exactly in fractions.
+
+A round can loop for ever in principle (a throw that decides nothing leaves the state as it was), so a plain
+recursion over the game tree does not terminate. Instead the states the engine can reach from a start are
+collected into a chain: transient states (the dice are to move) and absorbing ones (how the round ended).
+With Q the transient-to-transient probabilities and R the transient-to-outcome ones, the fundamental matrix
+N = (I - Q)^-1 gives the expected visits to each state, N R the probability of each ending, and N 1 the
+expected number of throws. Everything works on whatever ruleset the engine is given, a user's file included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hazard.core.engine import Mover, apply, chance_outcomes, to_move
+from hazard.core.errors import IllegalError
+from hazard.core.state import Outcome, Round
+
+__all__ = ["RoundChain", "invert"]
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
+    """The exact inverse of a square matrix of fractions, by Gauss-Jordan elimination.
+
+    >>> invert([[Fraction(2), Fraction(0)], [Fraction(0), Fraction(4)]])
+    [[Fraction(1, 2), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 4)]]
+    """
+    size = len(matrix)
+    work = [[*row, *(_ONE if i == j else _ZERO for j in range(size))] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if work[r][col] != 0), None)
+        if pivot is None:
+            raise ZeroDivisionError("singular matrix")
+        work[col], work[pivot] = work[pivot], work[col]
+        lead = work[col][col]
+        work[col] = [value / lead for value in work[col]]
+        for r in range(size):
+            factor = work[r][col]
+            if r != col and factor != 0:
+                base = work[col]
+                work[r] = [a - factor * b for a, b in zip(work[r], base, strict=True)]
+    return [row[size:] for row in work]
+
+
+@dataclass(frozen=True)
+class RoundChain:
+    """The absorbing chain of every state reachable from ``start`` by throws of the dice.
+
+    ``start`` must be a state in which the dice are to move (a called main is a choice, not a chance: analyse
+    each called main from the state after the call).
+    """
+
+    start: Round
+    states: tuple[Round, ...]
+    """Transient states; ``states[0]`` is ``start``."""
+    outcomes: tuple[Outcome, ...]
+    """Every way the round can end from ``start``."""
+    q: tuple[dict[int, Fraction], ...]
+    """Sparse rows of Q: from state i, the probability of moving to transient state j."""
+    r: tuple[dict[int, Fraction], ...]
+    """Sparse rows of R: from state i, the probability of ending in outcome k."""
+    n: tuple[tuple[Fraction, ...], ...]
+    """The fundamental matrix N = (I - Q)^-1: expected visits to state j starting from state i."""
+
+    @classmethod
+    def build(cls, start: Round) -> RoundChain:
+        """Explore every state reachable from ``start`` and solve the chain."""
+        if to_move(start) is not Mover.DICE:
+            raise IllegalError(f"illegal start for an analysis ({start}): the dice are not to move")
+        states: list[Round] = [start]
+        index = {start: 0}
+        outcomes: list[Outcome] = []
+        outcome_index: dict[Outcome, int] = {}
+        q: list[dict[int, Fraction]] = []
+        r: list[dict[int, Fraction]] = []
+        i = 0
+        while i < len(states):
+            q_row: dict[int, Fraction] = {}
+            r_row: dict[int, Fraction] = {}
+            for roll, probability in chance_outcomes(states[i]):
+                after, _ = apply(states[i], roll)
+                if after.outcome is not None:
+                    k = outcome_index.setdefault(after.outcome, len(outcomes))
+                    if k == len(outcomes):
+                        outcomes.append(after.outcome)
+                    r_row[k] = r_row.get(k, _ZERO) + probability
+                else:
+                    if to_move(after) is not Mover.DICE:  # pragma: no cover - the engine never does this
+                        raise IllegalError(f"illegal state in an analysis ({after}): a choice mid-round")
+                    j = index.setdefault(after, len(states))
+                    if j == len(states):
+                        states.append(after)
+                    q_row[j] = q_row.get(j, _ZERO) + probability
+            q.append(q_row)
+            r.append(r_row)
+            i += 1
+        size = len(states)
+        i_minus_q = [
+            [(_ONE if a == b else _ZERO) - q[a].get(b, _ZERO) for b in range(size)] for a in range(size)
+        ]
+        n = invert(i_minus_q)
+        return cls(
+            start=start,
+            states=tuple(states),
+            outcomes=tuple(outcomes),
+            q=tuple(q),
+            r=tuple(r),
+            n=tuple(tuple(row) for row in n),
+        )
+
+    def _absorbed(self, within: Callable[[Outcome], bool]) -> list[Fraction]:
+        """h(s): the probability of ending in an outcome ``within`` accepts, from each transient state."""
+        direct = [sum((p for k, p in row.items() if within(self.outcomes[k])), _ZERO) for row in self.r]
+        return [sum((visits * d for visits, d in zip(row, direct, strict=True)), _ZERO) for row in self.n]
+
+    def probability(self, within: Callable[[Outcome], bool] = lambda outcome: True) -> Fraction:
+        """The probability that the round ends in an outcome ``within`` accepts."""
+        return self._absorbed(within)[0]
+
+    def outcome_probabilities(self) -> dict[Outcome, Fraction]:
+        """The probability of each way the round can end."""
+        return {outcome: self.probability(outcome.__eq__) for outcome in self.outcomes}
+
+    def throw_moments(
+        self, within: Callable[[Outcome], bool] = lambda outcome: True
+    ) -> tuple[Fraction, Fraction]:
+        """E[T 1_A] and E[T^2 1_A] for T the number of throws and A the outcomes ``within`` accepts.
+
+        Each visit to a transient state is one throw. E[T 1_A] sums the visits to s times h_A(s), the
+        chance of ending in A from s; for the square, T^2 = sum over throws k of 2(T - k) - 1, and the
+        throws still to come from s, counted on A, are g_A(s) = sum_s' N(s, s') h_A(s').
+        """
+        h = self._absorbed(within)
+        g = [sum((visits * h_s for visits, h_s in zip(row, h, strict=True)), _ZERO) for row in self.n]
+        first = g[0]
+        second = sum(
+            (visits * (2 * g_s - h_s) for visits, g_s, h_s in zip(self.n[0], g, h, strict=True)), _ZERO
+        )
+        return first, second
+
+    def throw_distribution(
+        self, within: Callable[[Outcome], bool] = lambda outcome: True, *, up_to: int = 20
+    ) -> list[Fraction]:
+        """P(T = t and the round ends in A) for t = 1 .. ``up_to``."""
+        direct = [sum((p for k, p in row.items() if within(self.outcomes[k])), _ZERO) for row in self.r]
+        weights: dict[int, Fraction] = {0: _ONE}
+        result = []
+        for _ in range(up_to):
+            result.append(sum((w * direct[s] for s, w in weights.items()), _ZERO))
+            moved: dict[int, Fraction] = {}
+            for s, w in weights.items():
+                for j, p in self.q[s].items():
+                    moved[j] = moved.get(j, _ZERO) + w * p
+            weights = moved
+        return result
+
+
+def total(values: Iterable[Fraction]) -> Fraction:
+    """Exact sum of fractions (``sum`` would start from the int 0 and lose the type for empty input)."""
+    return sum(values, _ZERO)
