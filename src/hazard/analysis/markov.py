@@ -66,6 +66,8 @@ class RoundChain:
     """Sparse rows of R: from state i, the probability of ending in outcome k."""
     n: tuple[tuple[Fraction, ...], ...]
     """The fundamental matrix N = (I - Q)^-1: expected visits to state j starting from state i."""
+    b: tuple[dict[int, Fraction], ...]
+    """B = N R: from state i, the probability of the round ending in outcome k."""
 
     @classmethod
     def build(cls, start: Round) -> RoundChain:
@@ -104,6 +106,14 @@ class RoundChain:
             [(_ONE if a == b else _ZERO) - q[a].get(b, _ZERO) for b in range(size)] for a in range(size)
         ]
         n = invert(i_minus_q)
+        b: list[dict[int, Fraction]] = []
+        for row in n:
+            absorbed: dict[int, Fraction] = {}
+            for visits, r_row in zip(row, r, strict=True):
+                if visits:
+                    for k, p in r_row.items():
+                        absorbed[k] = absorbed.get(k, _ZERO) + visits * p
+            b.append(absorbed)
         return cls(
             start=start,
             states=tuple(states),
@@ -111,20 +121,21 @@ class RoundChain:
             q=tuple(q),
             r=tuple(r),
             n=tuple(tuple(row) for row in n),
+            b=tuple(b),
         )
 
     def _absorbed(self, within: Callable[[Outcome], bool]) -> list[Fraction]:
         """h(s): the probability of ending in an outcome ``within`` accepts, from each transient state."""
-        direct = [sum((p for k, p in row.items() if within(self.outcomes[k])), _ZERO) for row in self.r]
-        return [sum((visits * d for visits, d in zip(row, direct, strict=True)), _ZERO) for row in self.n]
+        accepted = {k for k, outcome in enumerate(self.outcomes) if within(outcome)}
+        return [total(p for k, p in row.items() if k in accepted) for row in self.b]
 
     def probability(self, within: Callable[[Outcome], bool] = lambda outcome: True) -> Fraction:
         """The probability that the round ends in an outcome ``within`` accepts."""
-        return self._absorbed(within)[0]
+        return total(p for k, p in self.b[0].items() if within(self.outcomes[k]))
 
     def outcome_probabilities(self) -> dict[Outcome, Fraction]:
         """The probability of each way the round can end."""
-        return {outcome: self.probability(outcome.__eq__) for outcome in self.outcomes}
+        return {self.outcomes[k]: p for k, p in self.b[0].items()}
 
     def throw_moments(
         self, within: Callable[[Outcome], bool] = lambda outcome: True
@@ -136,7 +147,7 @@ class RoundChain:
         throws still to come from s, counted on A, are g_A(s) = sum_s' N(s, s') h_A(s').
         """
         h = self._absorbed(within)
-        g = [sum((visits * h_s for visits, h_s in zip(row, h, strict=True)), _ZERO) for row in self.n]
+        g = [total(visits * h_s for visits, h_s in zip(row, h, strict=True) if visits) for row in self.n]
         first = g[0]
         second = sum(
             (visits * (2 * g_s - h_s) for visits, g_s, h_s in zip(self.n[0], g, h, strict=True)), _ZERO

@@ -74,18 +74,20 @@ def load_round(text: str) -> tuple[str, list[Action]]:
 
     Every line is checked before anything is returned, so a corrupt record is refused whole.
     """
-    lines = [line for line in text.splitlines() if line.strip()]
+    # Blank lines are skipped, but errors give the line's number in the text as an editor counts it.
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise InvalidError("invalid round record: it is empty; expected a header line")
-    header = _json_object(lines[0], 1)
+    first, head = lines[0]
+    header = _json_object(head, first)
     ruleset_id = header.get("ruleset")
     if header.get("format") != RECORD_FORMAT or not isinstance(ruleset_id, str):
         raise InvalidError(
-            f"invalid round record: line 1 is {lines[0].strip()!r}; "
+            f"invalid round record: line {first} is {head.strip()!r}; "
             f'expected {{"format": "{RECORD_FORMAT}", "ruleset": ID}}'
         )
     actions: list[Action] = []
-    for number, line in enumerate(lines[1:], start=2):
+    for number, line in lines[1:]:
         entry = _json_object(line, number)
         if set(entry) != {"action"} or not isinstance(entry["action"], str):
             raise InvalidError(

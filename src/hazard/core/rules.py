@@ -129,13 +129,14 @@ class MainRow:
                 if total not in TOTALS:
                     raise InvalidError(f"invalid {name} {total!r} on {where}: expected a total from 2 to 12")
         for first, second, a, b in (
-            ("nick", "out", self.nicks, self.outs),
-            ("nick", "chance", self.nicks, self.chances),
-            ("out", "chance", self.outs, self.chances),
+            ("a nick", "an out", self.nicks, self.outs),
+            ("a nick", "a chance", self.nicks, self.chances),
+            ("an out", "a chance", self.outs, self.chances),
         ):
             both = sorted(a & b)
             if both:
-                raise InvalidError(f"invalid {where}: {_totals(both)} is both a {first} and a {second}")
+                verb = "is" if len(both) == 1 else "are each"
+                raise InvalidError(f"invalid {where}: {_totals(both)} {verb} both {first} and {second}")
         if self.main in self.chances:
             raise InvalidError(f"invalid {where}: the main cannot become its own chance")
         if not (self.nicks or self.outs or self.chances):

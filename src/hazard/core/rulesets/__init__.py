@@ -222,7 +222,10 @@ def ruleset_from_toml(text: str, origin: str) -> Ruleset:
     except InvalidError as error:
         raise fail(str(error).removeprefix("invalid ")) from None
     if paytable is not None:
-        find_paytable(paytable).check(ruleset)  # a named default must exist and cover every chance
+        try:
+            find_paytable(paytable).check(ruleset)  # a named default must exist and cover every chance
+        except InvalidError as error:
+            raise fail(f"paytable = {paytable!r}: {error}") from None
     return ruleset
 
 

@@ -1,0 +1,148 @@
+"""Exact odds of side bets (propositions) on the dice, in fractions.
+
+Each proposition has a closed form, since throws are independent: with ``p(S)`` the chance one throw falls
+in a set ``S``,
+
+- ``A before B`` is ``p(A) / (p(A) + p(B))`` (throws in neither set change nothing);
+- ``A within n throws`` is ``1 - (1 - p(A))**n``;
+- ``next A`` is ``p(A)``;
+- ``not P`` is ``1 - P``.
+
+>>> analyse_bet("4 or 10 before 7").probability
+Fraction(1, 2)
+>>> bet = analyse_bet("Even money the Caster will throw 2, 3, 11 or 12 in three rolls")
+>>> bet.text, bet.probability, bet.fair_odds, bet.ev_even_money
+('2, 3, 11 or 12 within 3 throws', Fraction(91, 216), '125 to 91', Fraction(-17, 108))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import assert_never
+
+from hazard.core.errors import InvalidError
+from hazard.core.propositions import Before, Next, Not, Proposition, Within, parse_proposition
+
+__all__ = ["BetAnalysis", "analyse_bet", "fair_odds", "odds_against", "probability"]
+
+
+def _proposition(bet: Proposition | str) -> Proposition:
+    return parse_proposition(bet) if isinstance(bet, str) else bet
+
+
+def probability(proposition: Proposition | str) -> Fraction:
+    """The exact probability that the bet wins (text is parsed with ``parse_proposition``).
+
+    >>> probability("odd before even"), probability("next 7"), probability("not doublets within 2 throws")
+    (Fraction(1, 2), Fraction(1, 6), Fraction(25, 36))
+    """
+    proposition = _proposition(proposition)
+    if isinstance(proposition, Before):
+        first, second = proposition.first.probability, proposition.second.probability
+        return first / (first + second)
+    if isinstance(proposition, Within):
+        return 1 - (1 - proposition.target.probability) ** proposition.throws
+    if isinstance(proposition, Next):
+        return proposition.target.probability
+    if isinstance(proposition, Not):
+        return 1 - probability(proposition.proposition)
+    assert_never(proposition)
+
+
+def _check_probability(p: Fraction) -> None:
+    if not 0 <= p <= 1:
+        raise InvalidError(f"invalid probability {p}: expected 0 to 1")
+
+
+def odds_against(p: Fraction) -> tuple[int, int]:
+    """The odds against an event of probability ``p``, in lowest whole terms: ``(2, 1)`` for 1/3.
+
+    >>> odds_against(Fraction(1, 3)), odds_against(Fraction(2, 3)), odds_against(Fraction(1))
+    ((2, 1), (1, 2), (0, 1))
+    """
+    p = Fraction(p)
+    _check_probability(p)
+    # p = n/d in lowest terms, so (d - n) : n is in lowest terms too.
+    return p.denominator - p.numerator, p.numerator
+
+
+def fair_odds(p: Fraction) -> str:
+    """The odds against an event of probability ``p`` as people say them: ``"2 to 1"``.
+
+    >>> fair_odds(Fraction(1, 2)), fair_odds(Fraction(0))
+    ('1 to 1', '1 to 0')
+    """
+    against, on = odds_against(p)
+    return f"{against} to {on}"
+
+
+def _fraction_text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class BetAnalysis:
+    """The exact figures for one side bet: its probability, fair odds, and value at even money.
+
+    Build one with :func:`analyse_bet`, or from a proposition: the probability is computed, never given.
+
+    >>> analyse_bet("6 before 8").to_json_dict()["fair_odds"]
+    '1 to 1'
+    """
+
+    proposition: Proposition
+    probability: Fraction = field(init=False)
+    """The chance the bet wins."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "probability", probability(self.proposition))
+
+    @property
+    def text(self) -> str:
+        """The proposition's normalised text."""
+        return str(self.proposition)
+
+    @property
+    def odds_against(self) -> tuple[int, int]:
+        """The fair odds against the bet in lowest whole terms, ``(against, on)``."""
+        return odds_against(self.probability)
+
+    @property
+    def fair_odds(self) -> str:
+        """The fair odds against the bet, ``"a to b"``: a stake of ``b`` should win ``a``."""
+        return fair_odds(self.probability)
+
+    @property
+    def ev_even_money(self) -> Fraction:
+        """The expected gain of backing the bet with 1 unit at even money: ``2p - 1``."""
+        return 2 * self.probability - 1
+
+    def to_json_dict(self) -> dict[str, str | float]:
+        """The figures as JSON values, exact fractions written ``"a/b"``.
+
+        >>> analyse_bet("next odd").to_json_dict()
+        {'proposition': 'next odd', 'probability': '1/2', 'probability_float': 0.5, 'fair_odds': '1 to 1', 'ev_even_money': '0/1'}
+        """  # noqa: E501
+        return {
+            "proposition": self.text,
+            "probability": _fraction_text(self.probability),
+            "probability_float": float(self.probability),
+            "fair_odds": self.fair_odds,
+            "ev_even_money": _fraction_text(self.ev_even_money),
+        }
+
+    def __str__(self) -> str:
+        return (
+            f"{self.text}: probability {_fraction_text(self.probability)}, fair odds {self.fair_odds}, "
+            f"expected value at even money {_fraction_text(self.ev_even_money)}"
+        )
+
+
+def analyse_bet(bet: Proposition | str) -> BetAnalysis:
+    """Analyse a side bet given as a proposition or as text.
+
+    >>> str(analyse_bet("next 7"))
+    'next 7: probability 1/6, fair odds 5 to 1, expected value at even money -2/3'
+    """
+    return BetAnalysis(_proposition(bet))

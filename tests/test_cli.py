@@ -1,0 +1,236 @@
+"""Tests of the ``hazard`` command through its real entry point: output, formats, and every bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hazard.cli import main
+
+CRAPS_FILE = (
+    'id = "mine"\nname = "Mine"\n[source]\ncitation = "house rules"\n'
+    '[main]\nmethod = "fixed"\nmains = [7]\n[opening]\nchances = [4, 5, 6, 8, 9, 10]\n'
+    "[opening.7]\nnicks = [7, 11]\nouts = [2, 3, 12]\n"
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run a bad command line: exit status 2, nothing on stdout, one readable line on stderr."""
+    code, out, err = run(capsys, *args)
+    assert code == 2, (args, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# --- hazard rules ------------------------------------------------------------------------------------------
+
+
+def test_rules_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    for ident in ("britannica-1911", "wikipedia", "ecws-1674", "cotton-1674", "sca-isenfir", "craps"):
+        assert ident in out
+    assert "002_e25665f301869517.txt" in out
+
+
+def test_rules_shows_a_table_by_main_with_citation_and_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "ecws")
+    assert code == 0
+    assert "002_e25665f301869517.txt" in out
+    assert "│ 7    │ 7                   │ 2, 3, 12            │ 4, 5, 6, 8, 9, 10 │ 11" in out
+    assert "Notes on reading the source" in out
+    assert "even money" in out
+
+
+def test_rules_shows_the_printed_odds_grid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "wikipedia")
+    assert code == 0
+    assert "│ 7             │ 2/1 │ 3/2 │ 6/5 │   — │ 6/5 │ 3/2 │ 2/1 │" in out
+
+
+def test_rules_of_a_source_without_paytable(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "britannica-1911")
+    assert code == 0
+    assert "the source gives none" in out
+    code, out, _ = run(capsys, "rules", "britannica-1911", "--paytable", "true-odds")
+    assert code == 0
+    assert "true-odds" in out
+
+
+# --- hazard odds -------------------------------------------------------------------------------------------
+
+
+def test_odds_json_is_the_documented_form(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "--ruleset", "craps", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ruleset"] == "craps"
+    assert data["paytable"] == "even"
+    assert data["overall"] is None
+    assert data["mains"][0]["main"] == 7
+    assert data["mains"][0]["p_win"] == "244/495"
+    assert data["mains"][0]["p_win_float"] == pytest.approx(0.49292929)
+
+
+def test_odds_json_overall_for_a_thrown_main(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "-r", "sca", "-f", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["p_no_round"] == "1/3"
+    assert data["overall"]["main"] is None
+    assert [row["main"] for row in data["mains"]] == [5, 6, 7, 8, 9]
+
+
+def test_odds_one_main_and_a_paytable_override(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "-r", "britannica", "--main", "6", "--paytable", "even", "-f", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert [row["main"] for row in data["mains"]] == [6]
+    assert data["mains"][0]["p_win"] == "6961/14256"
+    assert data["paytable"] == "even"
+    assert data["mains"][0]["ev"] == "-167/7128"  # 2 p - 1 at even money
+
+
+def test_odds_csv(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "-r", "ecws-1674", "-f", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [row["main"] for row in rows] == ["5", "6", "7", "8", "9", "all"]
+    assert rows[2]["p_win"] == "433/935"
+    assert "p_win_by_chance_11" not in rows[0]  # 11 is never a chance
+    # Main 7 wins through a chance of 4 when 4 is set (3 of the 34 deciding outcomes) and then beats 7 (3/9).
+    assert rows[2]["p_win_by_chance_4"] == "1/34"
+    assert float(rows[-1]["p_win_float"]) == pytest.approx(1822253 / 3769920)
+
+
+def test_odds_table_default_is_the_default_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds")
+    assert code == 0
+    assert "wikipedia" in out
+    assert "244/495" in out
+    assert "6961/14256" in out
+
+
+def test_a_users_ruleset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(CRAPS_FILE, encoding="utf-8")
+    code, out, _ = run(capsys, "odds", "--ruleset", str(path), "--format", "json")
+    assert code == 0
+    assert json.loads(out)["mains"][0]["p_win"] == "244/495"
+
+
+# --- bad input: exit 2, one line, no traceback ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("odds", "--main", "4"), "illegal main 4 in ruleset 'wikipedia'"),
+        (("odds", "--main", "13"), "invalid main 13"),
+        (("odds", "--main", "seven"), "'--main'"),
+        (("odds", "--format", "xml"), "'xml' is not one of"),
+        (("odds", "--ruleset", "nope"), "unknown ruleset 'nope'"),
+        (("odds", "--ruleset", "missing.toml"), "no ruleset file at 'missing.toml'"),
+        (("odds", "--paytable", "nope"), "unknown paytable 'nope'"),
+        (("odds", "--bogus"), "No such option: --bogus"),
+        (("rules", "nope"), "unknown ruleset 'nope'"),
+        (("bogus",), "No such command 'bogus'"),
+        (("bet",), "Missing argument"),
+        (("bet", "4 or 13 before 7"), "13"),
+        (("bet", "7 before 7"), "7"),
+        (("bet", "7 within 0 throws"), "0"),
+        (("bet", "4 or 10 before 7", "--format", "csv"), "'csv' is not one of"),
+    ],
+)
+def test_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], fragment: str) -> None:
+    assert fragment in fails(capsys, *args)
+
+
+def test_a_broken_ruleset_file_is_one_clear_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text('id = "x"\nname = "x"\n', encoding="utf-8")
+    line = fails(capsys, "odds", "--ruleset", str(path))
+    assert str(path) in line
+    assert "missing source" in line
+    path.write_text(CRAPS_FILE.replace("[main]", 'colour = "red"\n[main]'), encoding="utf-8")
+    assert "unknown key 'source.colour'" in fails(capsys, "odds", "--ruleset", str(path))
+    path.write_text("id = \n", encoding="utf-8")
+    assert "not valid TOML" in fails(capsys, "rules", str(path))
+
+
+def test_a_paytable_that_does_not_cover_the_ruleset(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text('id = "short"\nname = "short"\nnick = "1"\nchance = "table"\n[odds.7]\n4 = "2/1"\n')
+    line = fails(capsys, "odds", "-r", "craps", "--paytable", str(path))
+    assert "no odds for a chance of 5 on a main of 7" in line
+
+
+# --- hazard bet ------------------------------------------------------------------------------------------
+
+
+def test_bet_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bet", "4 or 10 before 7", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data == {
+        "proposition": "4 or 10 before 7",
+        "probability": "1/2",
+        "probability_float": 0.5,
+        "fair_odds": "1 to 1",
+        "ev_even_money": "0/1",
+    }
+
+
+def test_bet_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bet", "2, 3, 11 or 12 within 3 throws")
+    assert code == 0
+    assert "91/216" in out
+    assert "125 to 91" in out
+
+
+# --- the installed program ----------------------------------------------------------------------------------
+
+
+def test_the_program_runs_and_fails_cleanly_as_a_process() -> None:
+    ok = subprocess.run(
+        [sys.executable, "-m", "hazard", "odds", "-f", "json"], capture_output=True, text=True, check=False
+    )
+    assert ok.returncode == 0
+    assert json.loads(ok.stdout)["ruleset"] == "wikipedia"
+    bad = subprocess.run(
+        [sys.executable, "-m", "hazard", "odds", "--main", "x"], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert len(bad.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in bad.stderr
+
+
+def test_bare_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys)
+    assert code == 0
+    assert "odds" in out
+    assert "rules" in out
+    assert "bet" in out

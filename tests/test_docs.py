@@ -1,0 +1,135 @@
+"""The figures and grids in the documentation are generated from the code; this checks they still agree.
+
+Regenerate the marked sections after changing a ruleset or the analyser with:
+``.venv/bin/python tests/test_docs.py --write``
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from hazard.analysis import analyse
+from hazard.analysis.bets import analyse_bet
+from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
+from hazard.core.rules import Opening
+from hazard.core.rulesets import builtin_rulesets, paytable_for
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+README = DOCS.parent / "README.md"
+_LETTER = {Opening.NICK: "nick", Opening.OUT: "out", Opening.CHANCE: "chance", Opening.AGAIN: "again"}
+
+
+def _f(value: Fraction | None, digits: int = 4) -> str:
+    return "—" if value is None else f"{float(value):.{digits}f}"
+
+
+def _x(value: Fraction | None) -> str:
+    return "—" if value is None else f"{value.numerator}/{value.denominator}"
+
+
+def rules_grid() -> str:
+    """What each opening total does on each main, per ruleset, where the rulesets differ (11 and 12)."""
+    rulesets = builtin_rulesets()
+    lines = [
+        "| ruleset | main chosen | "
+        + " | ".join(f"11 on {m}" for m in range(5, 10))
+        + " | "
+        + " | ".join(f"12 on {m}" for m in range(5, 10))
+        + " | dice pass |",
+        "|---" * 13 + "|",
+    ]
+    for ruleset in rulesets:
+        cells = []
+        for total in (11, 12):
+            for main in range(5, 10):
+                cells.append(_LETTER[ruleset.row(main).opening(total)] if main in ruleset.mains else "·")
+        lines.append(
+            f"| `{ruleset.id}` | {ruleset.method.value} | "
+            + " | ".join(cells)
+            + f" | {ruleset.passing.describe()} |"
+        )
+    return "\n".join(lines)
+
+
+def analysis_numbers() -> str:
+    """The headline figures of every built-in ruleset under its own paytable."""
+    out = []
+    for ruleset in builtin_rulesets():
+        paytable = paytable_for(ruleset)
+        report = analyse(ruleset, paytable)
+        named = "no paytable (the source gives none)" if paytable is None else f"paytable `{paytable.id}`"
+        out.append(f"### `{ruleset.id}` — {named}\n")
+        if report.p_no_round:
+            out.append(f"A throw for the main passes the dice with probability {_x(report.p_no_round)}.\n")
+        out.append("| main | P(main) | P(win) | ≈ | P(nick) | P(out) | E[throws] | EV | rounds kept |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        rows = [*report.mains, *([report.overall] if report.overall else [])]
+        for odds in rows:
+            out.append(
+                f"| {'all' if odds.main is None else odds.main} | {_x(odds.p_main)} | {_x(odds.p_win)} | "
+                f"{_f(odds.p_win)} | {_x(odds.p_nick)} | {_x(odds.p_out)} | {_x(odds.expected_throws)} | "
+                f"{_x(odds.ev)} | {_f(odds.expected_rounds_kept, 2)} |"
+            )
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def side_bets() -> str:
+    """The bets listed in 002_e25665f301869517.txt, with their exact values."""
+    lines = ["| proposition | probability | fair odds (against) | EV at even money |", "|---|---:|---:|---:|"]
+    for text in (*SOURCE_BETS, *SOURCE_EXAMPLES):
+        bet = analyse_bet(text)
+        lines.append(f"| {bet.text} | {_x(bet.probability)} | {bet.fair_odds} | {_x(bet.ev_even_money)} |")
+    return "\n".join(lines)
+
+
+SECTIONS = {
+    (DOCS / "rules.md", "rules-grid"): rules_grid,
+    (DOCS / "analysis.md", "numbers"): analysis_numbers,
+    (DOCS / "analysis.md", "side-bets"): side_bets,
+}
+
+
+def _section(text: str, name: str) -> re.Match[str]:
+    match = re.search(rf"(<!-- {name}:start -->\n)(.*?)(\n<!-- {name}:end -->)", text, re.DOTALL)
+    assert match is not None, f"no section {name!r}"
+    return match
+
+
+def write() -> None:
+    for (path, name), make in SECTIONS.items():
+        text = path.read_text(encoding="utf-8")
+        match = _section(text, name)
+        path.write_text(text[: match.start(2)] + make() + text[match.end(2) :], encoding="utf-8")
+
+
+def test_generated_sections_are_current() -> None:
+    for (path, name), make in SECTIONS.items():
+        assert _section(path.read_text(encoding="utf-8"), name).group(2) == make(), (
+            f"{path.name} section {name} is stale: run .venv/bin/python tests/test_docs.py --write"
+        )
+
+
+def test_readme_example_runs() -> None:
+    """The runnable example at the top of the README does what it says."""
+    text = README.read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    assert code is not None
+    result = subprocess.run(
+        [sys.executable, "-c", code.group(1)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    expected = re.search(r"```text\n(.*?)```", text[code.end() :], re.DOTALL)
+    assert expected is not None
+    assert result.stdout == expected.group(1)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        write()
+    else:
+        print(__doc__)

@@ -1,0 +1,77 @@
+"""Tests of hazard.analysis.markov: the exact inverse and the chain's moments against direct computation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hazard.analysis.markov import RoundChain, invert
+from hazard.core.engine import CallMain, apply, new_round
+from hazard.core.errors import IllegalError
+from hazard.core.rulesets import find_ruleset
+from hazard.core.state import Termination
+
+F = Fraction
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(-9, 9), min_size=3, max_size=3),
+        min_size=3,
+        max_size=3,
+    )
+)
+def test_invert_gives_the_identity(rows: list[list[int]]) -> None:
+    matrix = [[F(v) for v in row] for row in rows]
+    try:
+        inverse = invert(matrix)
+    except ZeroDivisionError:
+        # Singular: the determinant must be zero.
+        (a, b, c), (d, e, f), (g, h, i) = rows
+        assert a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) == 0
+        return
+    product = [
+        [sum((matrix[r][k] * inverse[k][c] for k in range(3)), F(0)) for c in range(3)] for r in range(3)
+    ]
+    assert product == [[F(int(r == c)) for c in range(3)] for r in range(3)]
+
+
+def _chain_on(ruleset_id: str, main: int) -> RoundChain:
+    state, _ = apply(new_round(find_ruleset(ruleset_id)), CallMain(main))
+    return RoundChain.build(state)
+
+
+def test_called_main_chain_has_the_opening_and_one_state_per_chance() -> None:
+    chain = _chain_on("britannica-1911", 7)
+    assert len(chain.states) == 1 + 6  # the opening throw, then chances 4, 5, 6, 8, 9, 10
+    assert sum(chain.outcome_probabilities().values(), F(0)) == 1
+
+
+def test_a_chance_state_is_a_geometric_race() -> None:
+    # From chance 4 against main 7: P(4 first) = 3/9, throws ~ geometric with success 9/36.
+    opening = _chain_on("britannica-1911", 7)
+    chance4 = next(s for s in opening.states if s.chance == 4)
+    chain = RoundChain.build(chance4)
+    assert chain.probability(lambda o: o.termination is Termination.CHANCE) == F(1, 3)
+    first, second = chain.throw_moments()
+    assert first == 4  # 36/9
+    assert second - first**2 == F(27, 36) / F(9, 36) ** 2  # (1 - p) / p^2
+    distribution = chain.throw_distribution(up_to=3)
+    assert distribution == [F(1, 4), F(3, 4) * F(1, 4), F(3, 4) ** 2 * F(1, 4)]
+
+
+def test_conditional_moments_split_the_whole() -> None:
+    chain = RoundChain.build(new_round(find_ruleset("ecws-1674")))
+    whole = chain.throw_moments()
+    parts = [chain.throw_moments(lambda o, m=m: o.main == m) for m in (5, 6, 7, 8, 9)]
+    assert sum((p[0] for p in parts), F(0)) == whole[0]
+    assert sum((p[1] for p in parts), F(0)) == whole[1]
+
+
+def test_a_chain_must_start_where_the_dice_move() -> None:
+    with pytest.raises(IllegalError, match="the dice are not to move"):
+        RoundChain.build(new_round(find_ruleset("wikipedia")))

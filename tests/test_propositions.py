@@ -1,0 +1,530 @@
+"""The side-bet language: parsing, normalised text, errors, and settling bets throw by throw."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hazard.core.dice import ROLLS, TOTALS, Roll
+from hazard.core.errors import InvalidError
+from hazard.core.propositions import (
+    SOURCE_BETS,
+    SOURCE_EXAMPLES,
+    Before,
+    Next,
+    Not,
+    Proposition,
+    RollSet,
+    Tracker,
+    Within,
+    negate,
+    parse_proposition,
+    parse_roll_set,
+    settle,
+    start,
+)
+
+
+def totals(*values: int) -> RollSet:
+    return RollSet.of_totals(*values)
+
+
+def rolls_of(*values: int) -> frozenset[Roll]:
+    return frozenset(roll for roll in ROLLS if roll.total in values)
+
+
+# --- strategies -----------------------------------------------------------------------------------------
+
+
+@st.composite
+def roll_sets(draw: st.DrawFn) -> RollSet:
+    kind = draw(
+        st.sampled_from(["totals", "odd", "even", "below", "above", "at_least", "at_most", "doublets"])
+    )
+    if kind == "totals":
+        return RollSet.of_totals(*draw(st.sets(st.sampled_from(TOTALS), min_size=1)))
+    if kind == "below":
+        return RollSet.below(draw(st.integers(3, 12)))
+    if kind == "above":
+        return RollSet.above(draw(st.integers(2, 11)))
+    if kind == "at_least":
+        return RollSet.at_least(draw(st.integers(2, 12)))
+    if kind == "at_most":
+        return RollSet.at_most(draw(st.integers(2, 12)))
+    return {"odd": RollSet.odd, "even": RollSet.even, "doublets": RollSet.doublets}[kind]()
+
+
+@st.composite
+def befores(draw: st.DrawFn) -> Before:
+    first = draw(roll_sets())
+    second = draw(roll_sets().filter(lambda other: not (other.rolls & first.rolls)))
+    return Before(first, second)
+
+
+def positives() -> st.SearchStrategy[Proposition]:
+    return st.one_of(
+        befores(),
+        st.builds(Within, roll_sets(), st.integers(1, 40)),
+        st.builds(Next, roll_sets()),
+    )
+
+
+def propositions() -> st.SearchStrategy[Proposition]:
+    return st.one_of(positives(), positives().map(Not))
+
+
+# --- sets of throws -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "rolls"),
+    [
+        ("7", "7", rolls_of(7)),
+        ("seven", "7", rolls_of(7)),
+        ("a 7", "7", rolls_of(7)),
+        ("4 or 10", "4 or 10", rolls_of(4, 10)),
+        ("ten or four", "4 or 10", rolls_of(4, 10)),
+        ("2, 3 or 4", "2, 3 or 4", rolls_of(2, 3, 4)),
+        ("2, 3, 11 or 12", "2, 3, 11 or 12", rolls_of(2, 3, 11, 12)),
+        ("2, 3 ,11 or 12", "2, 3, 11 or 12", rolls_of(2, 3, 11, 12)),
+        ("2, 3, 11, or 12", "2, 3, 11 or 12", rolls_of(2, 3, 11, 12)),
+        ("2,3,11,12", "2, 3, 11 or 12", rolls_of(2, 3, 11, 12)),
+        ("two, three, eleven or twelve", "2, 3, 11 or 12", rolls_of(2, 3, 11, 12)),
+        ("4 or 4", "4", rolls_of(4)),
+        ("odd", "odd", rolls_of(3, 5, 7, 9, 11)),
+        ("any odd number", "odd", rolls_of(3, 5, 7, 9, 11)),
+        ("an odd number", "odd", rolls_of(3, 5, 7, 9, 11)),
+        ("even", "even", rolls_of(2, 4, 6, 8, 10, 12)),
+        ("Any even Number", "even", rolls_of(2, 4, 6, 8, 10, 12)),
+        ("below 7", "below 7", rolls_of(2, 3, 4, 5, 6)),
+        ("any number below 7", "below 7", rolls_of(2, 3, 4, 5, 6)),
+        ("under 4", "below 4", rolls_of(2, 3)),
+        ("less than 4", "below 4", rolls_of(2, 3)),
+        ("above 7", "above 7", rolls_of(8, 9, 10, 11, 12)),
+        ("over 10", "above 10", rolls_of(11, 12)),
+        ("any number above 7", "above 7", rolls_of(8, 9, 10, 11, 12)),
+        ("more than eleven", "above 11", rolls_of(12)),
+        ("10 or more", "10 or more", rolls_of(10, 11, 12)),
+        ("at least 10", "10 or more", rolls_of(10, 11, 12)),
+        ("4 or less", "4 or less", rolls_of(2, 3, 4)),
+        ("at most four", "4 or less", rolls_of(2, 3, 4)),
+        ("2 or more", "2 or more", frozenset(ROLLS)),
+        ("doublets", "doublets", frozenset(roll for roll in ROLLS if roll.a == roll.b)),
+        ("doublet", "doublets", frozenset(roll for roll in ROLLS if roll.a == roll.b)),
+        ("a pair", "doublets", frozenset(roll for roll in ROLLS if roll.a == roll.b)),
+        ("doubles", "doublets", frozenset(roll for roll in ROLLS if roll.a == roll.b)),
+    ],
+)
+def test_parse_roll_set(text: str, name: str, rolls: frozenset[Roll]) -> None:
+    parsed = parse_roll_set(text)
+    assert str(parsed) == name
+    assert parsed.rolls == rolls
+    assert parse_roll_set(name) == parsed
+
+
+def test_roll_set_equality_is_by_throws() -> None:
+    assert RollSet.odd() == totals(3, 5, 7, 9, 11)
+    assert hash(RollSet.odd()) == hash(totals(3, 5, 7, 9, 11))
+    assert RollSet.below(7) == totals(2, 3, 4, 5, 6) == RollSet.at_most(6)
+    assert RollSet.odd() != RollSet.even()
+    assert RollSet.odd() != "odd"
+
+
+def test_roll_set_figures() -> None:
+    assert totals(7).ways == 6
+    assert RollSet.doublets().ways == 6
+    assert RollSet.odd().ways == 18
+    assert RollSet.below(7).ways == 15
+    assert Roll(3, 4) in totals(7)
+    assert Roll(2, 2) in RollSet.doublets()
+    assert Roll(1, 3) not in RollSet.doublets()
+
+
+def test_roll_set_from_throws_is_named() -> None:
+    assert RollSet(rolls_of(10, 4)).name == "4 or 10"
+    assert RollSet(roll for roll in ROLLS if roll.is_doublet).name == "doublets"
+    assert RollSet(rolls_of(2, 3, 4), "below 5").name == "below 5"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: RollSet(frozenset()), "it is empty"),
+        (RollSet.of_totals, "it is empty"),
+        (lambda: RollSet.of_totals(13), "13 is not a total of two dice (expected 2 to 12)"),
+        (lambda: RollSet.of_totals(1), "1 is not a total"),
+        (lambda: RollSet.below(2), "no total of two dice is below 2"),
+        (lambda: RollSet.above(12), "no total of two dice is above 12"),
+        (lambda: RollSet([Roll(1, 2)]), "1-2: cannot be named"),
+        (lambda: RollSet(rolls_of(7), "odd"), "the name means 3, 5, 7, 9 and 11, not 7"),
+        (lambda: RollSet(rolls_of(7), "seven"), "its normalised name is '7'"),
+        (lambda: RollSet(rolls_of(7), "sevn"), "unknown word 'sevn'"),
+        (lambda: RollSet([(3, 4)]), "(3, 4) is not a throw of two dice"),  # type: ignore[list-item]
+    ],
+)
+def test_roll_set_errors(make: Callable[[], object], message: str) -> None:
+    with pytest.raises(InvalidError, match=re.escape(message)):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "invalid set of throws '': nothing in the set"),
+        ("13", "invalid set of throws '13': 13 is not a total of two dice (expected 2 to 12)"),
+        ("odd before even", "'odd' cannot be combined with other words in the set"),
+        ("4 before 7", "unknown word 'before' in the set"),
+        ("below", "expected 'below N'"),
+    ],
+)
+def test_parse_roll_set_errors(text: str, message: str) -> None:
+    with pytest.raises(InvalidError, match=re.escape(message)):
+        parse_roll_set(text)
+
+
+# --- parsing propositions -------------------------------------------------------------------------------
+
+PARSES = [
+    ("4 or 10 before 7", Before(totals(4, 10), totals(7)), "4 or 10 before 7"),
+    ("4 or 10 before throwing 7", Before(totals(4, 10), totals(7)), "4 or 10 before 7"),
+    (
+        "The caster will throw 4 or 10 before throwing 7.",
+        Before(totals(4, 10), totals(7)),
+        "4 or 10 before 7",
+    ),
+    ("throw a 6 before an 8", Before(totals(6), totals(8)), "6 before 8"),
+    ("six before eight", Before(totals(6), totals(8)), "6 before 8"),
+    ("2, 3 or 4 before 7", Before(totals(2, 3, 4), totals(7)), "2, 3 or 4 before 7"),
+    (
+        "Any Odd number before throwing Any even Number",
+        Before(RollSet.odd(), RollSet.even()),
+        "odd before even",
+    ),
+    (
+        "Any number below 7 before throwing any number above 7",
+        Before(RollSet.below(7), RollSet.above(7)),
+        "below 7 before above 7",
+    ),
+    ("under 5 before over 9", Before(RollSet.below(5), RollSet.above(9)), "below 5 before above 9"),
+    (
+        "at least 10 before at most 4",
+        Before(RollSet.at_least(10), RollSet.at_most(4)),
+        "10 or more before 4 or less",
+    ),
+    ("doublets before 7", Before(RollSet.doublets(), totals(7)), "doublets before 7"),
+    ("a pair before a seven", Before(RollSet.doublets(), totals(7)), "doublets before 7"),
+    ("2, 3, 11 or 12 within 3 throws", Within(totals(2, 3, 11, 12), 3), "2, 3, 11 or 12 within 3 throws"),
+    (
+        "Even money the Caster will throw 2, 3 ,11 or 12 in three rolls",
+        Within(totals(2, 3, 11, 12), 3),
+        "2, 3, 11 or 12 within 3 throws",
+    ),
+    ("7 within the next 3 throws", Within(totals(7), 3), "7 within 3 throws"),
+    ("seven in one throw", Within(totals(7), 1), "7 within 1 throw"),
+    ("doublets within 6", Within(RollSet.doublets(), 6), "doublets within 6 throws"),
+    ("next odd", Next(RollSet.odd()), "next odd"),
+    ("Even money the next number is odd", Next(RollSet.odd()), "next odd"),
+    ("next throw is 7", Next(totals(7)), "next 7"),
+    ("the next throw will be a seven", Next(totals(7)), "next 7"),
+    ("next 7", Next(totals(7)), "next 7"),
+    ("7 on the next throw", Next(totals(7)), "next 7"),
+    ("not 4 or 10 before 7", Not(Before(totals(4, 10), totals(7))), "not 4 or 10 before 7"),
+    ("no 7 within 3 throws", Not(Within(totals(7), 3)), "not 7 within 3 throws"),
+    ("the caster will not throw 7 within 3 throws", Not(Within(totals(7), 3)), "not 7 within 3 throws"),
+    ("the caster won't throw 7 in 2 rolls", Not(Within(totals(7), 2)), "not 7 within 2 throws"),
+    ("not next odd", Not(Next(RollSet.odd())), "not next odd"),
+    ("not not next odd", Next(RollSet.odd()), "next odd"),
+    ("no not not 6 before 8", Not(Before(totals(6), totals(8))), "not 6 before 8"),
+    ("NOT  NEXT   EVEN!", Not(Next(RollSet.even())), "not next even"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "normal"), PARSES)
+def test_parse(text: str, expected: Proposition, normal: str) -> None:
+    parsed = parse_proposition(text)
+    assert parsed == expected
+    assert str(parsed) == normal
+    assert parse_proposition(normal) == parsed
+
+
+ERRORS = [
+    ("", "nothing to bet on (expected 'A before B', 'A within N throws' or 'next A')"),
+    ("not", "nothing to bet on"),
+    ("7", "expected 'A before B', 'A within N throws' or 'next A'"),
+    ("4 or 13 before 7", "13 is not a total of two dice (expected 2 to 12)"),
+    ("1 before 7", "1 is not a total of two dice (expected 2 to 12)"),
+    ("next thirteen", "13 is not a total of two dice"),
+    ("below 13 before 7", "13 is not a total of two dice"),
+    ("before 7", "nothing before 'before'"),
+    ("4 before", "nothing after 'before'"),
+    ("4 or before 7", "a total is missing after a separator in the list '4 or'"),
+    ("or 4 before 7", "a total is missing at the start of the list 'or 4'"),
+    ("next", "nothing after 'next'"),
+    ("within 3 throws", "nothing before 'within'"),
+    ("4 or 7 before 7", "7 is on both sides"),
+    ("odd before 7 or 8", "7 is on both sides"),
+    ("odd or 12 before 7", "'odd' cannot be combined with other words before 'before'"),
+    ("7 or 8 or doublets within 2 throws", "'doublets' cannot be combined"),
+    ("4 or 10 before 4 or 10", "4 and 10 are on both sides"),
+    ("doublets before 4", "2-2 is on both sides"),
+    ("7 within 0 throws", "within 0 throws can never be decided (expected 1 throw or more)"),
+    ("7 in zero rolls", "within 0 throws can never be decided"),
+    ("7 within throws", "expected a number of throws after 'within'"),
+    ("7 within", "expected a number of throws after 'within', such as '3 throws', found nothing"),
+    ("7 in many throws", "expected a number of throws after 'in'"),
+    ("sevn before 4", "unknown word 'sevn' before 'before'"),
+    ("7 before fuor", "unknown word 'fuor' after 'before'"),
+    ("4 10 before 7", "expected ',' or 'or' between totals, found '4 10'"),
+    ("7 before not 4", "'not' can only begin a proposition"),
+    ("7-1 before 4", "unexpected '-' before 'before'"),
+    ("7 before 4 within 3 throws", "combines 'before' and 'within'"),
+    ("next 7 before 4", "combines 'before' and 'next'"),
+    ("7 before 4 before 5", "'before' appears 2 times"),
+    ("7 in 3 in 4", "'within' or 'in' appears 2 times"),
+    ("next 7 next", "'next' appears 2 times"),
+    ("7 next 8", "unexpected '8' after 'next'"),
+    ("below 2 before 7", "no total of two dice is below 2"),
+    ("above 12 within 2 throws", "no total of two dice is above 12"),
+    ("below before 7", "expected 'below N'"),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), ERRORS)
+def test_parse_errors(text: str, reason: str) -> None:
+    with pytest.raises(InvalidError) as caught:
+        parse_proposition(text)
+    message = str(caught.value)
+    assert message.startswith(f"invalid proposition {text!r}: ")
+    assert reason in message
+    assert "\n" not in message
+
+
+def test_error_message_in_full() -> None:
+    with pytest.raises(InvalidError) as caught:
+        parse_proposition("4 or 13 before 7")
+    assert str(caught.value) == (
+        "invalid proposition '4 or 13 before 7': 13 is not a total of two dice (expected 2 to 12)"
+    )
+
+
+def test_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="invalid proposition"):
+        parse_proposition("7 before 7")
+
+
+def test_parse_refuses_non_text() -> None:
+    with pytest.raises(InvalidError, match="expected text"):
+        parse_proposition(7)  # type: ignore[arg-type]
+
+
+# --- the value types ------------------------------------------------------------------------------------
+
+
+def test_constructors_validate() -> None:
+    with pytest.raises(InvalidError, match=re.escape("invalid proposition '4 or 7 before 7': 7 is on both")):
+        Before(totals(4, 7), totals(7))
+    with pytest.raises(InvalidError, match=re.escape("invalid proposition '7 within 0 throws'")):
+        Within(totals(7), 0)
+    with pytest.raises(InvalidError, match="within -2 throws"):
+        Within(totals(7), -2)
+    with pytest.raises(InvalidError, match="not a number of throws"):
+        Within(totals(7), True)
+    with pytest.raises(InvalidError, match="double negation"):
+        Not(Not(Next(totals(7))))
+    with pytest.raises(InvalidError, match="expected Before, Within or Next"):
+        Not("next 7")  # type: ignore[arg-type]
+
+
+def test_within_one_throw_is_singular() -> None:
+    assert str(Within(totals(7), 1)) == "7 within 1 throw"
+    assert str(Within(totals(7), 2)) == "7 within 2 throws"
+
+
+def test_negation() -> None:
+    bet = Before(totals(4, 10), totals(7))
+    assert ~bet == Not(bet)
+    assert ~~bet == bet
+    assert negate(negate(bet)) == bet
+    assert negate(Next(totals(7))) == Not(Next(totals(7)))
+    assert ~Within(totals(7), 3) == Not(Within(totals(7), 3))
+
+
+def test_values_are_frozen_and_hashable() -> None:
+    bet = parse_proposition("4 or 10 before 7")
+    assert isinstance(bet, Before)
+    assert len({bet, parse_proposition("the caster will throw 10 or 4 before throwing 7")}) == 1
+    with pytest.raises(AttributeError):
+        bet.first = totals(5)  # type: ignore[misc]
+
+
+@given(propositions())
+def test_round_trip(proposition: Proposition) -> None:
+    text = str(proposition)
+    parsed = parse_proposition(text)
+    assert parsed == proposition
+    assert str(parsed) == text
+
+
+@given(positives(), st.integers(0, 5))
+def test_negations_normalise(proposition: Proposition, count: int) -> None:
+    parsed = parse_proposition("not " * count + str(proposition))
+    assert parsed == (proposition if count % 2 == 0 else Not(proposition))
+
+
+# --- the source's bets ----------------------------------------------------------------------------------
+
+# The lines of 002_e25665f301869517.txt's list, as printed, after "the Caster will or will not throw a:".
+SOURCE_LINES = [
+    "4 or 10 before throwing 7",
+    "3 or 9 before throwing 7",
+    "3 or 5 before throwing 7",
+    "2 or 8 before throwing 7",
+    "2 or 6 before throwing 7",
+    "5 or 11 before throwing 7",
+    "6 or 12 before throwing 7",
+    "8 or 12 before throwing 7",
+    "9 or 11 before throwing 7",
+    "4 before throwing 10",
+    "5 before throwing 9",
+    "6 before throwing 8",
+    "2, 3 or 4 before throwing 7",
+    "10, 11 or 12 before throwing 7",
+    "Any Odd number before throwing Any even Number",
+    "Any number below 7 before throwing any number above 7",
+]
+
+
+def test_source_bets_are_the_sources_list() -> None:
+    assert len(SOURCE_BETS) == 16
+    assert len(set(SOURCE_BETS)) == 16
+    for line, text in zip(SOURCE_LINES, SOURCE_BETS, strict=True):
+        assert str(parse_proposition(line)) == text
+        assert str(parse_proposition(f"the caster will throw a {line}")) == text
+
+
+@pytest.mark.parametrize("text", SOURCE_BETS + SOURCE_EXAMPLES)
+def test_source_bets_parse_to_themselves(text: str) -> None:
+    assert str(parse_proposition(text)) == text
+
+
+def test_source_examples() -> None:
+    assert parse_proposition(
+        "Even money the Caster will throw 2, 3 ,11 or 12 in three rolls"
+    ) == parse_proposition(SOURCE_EXAMPLES[0])
+    assert parse_proposition("Even money the next number is odd") == parse_proposition(SOURCE_EXAMPLES[1])
+
+
+# --- settling -------------------------------------------------------------------------------------------
+
+
+def run(text: str, *rolls: str) -> Tracker:
+    tracker = start(text)
+    for roll in rolls:
+        tracker = tracker.advance(Roll.parse(roll))
+    return tracker
+
+
+def test_before_decided_early_and_late() -> None:
+    assert start("4 or 10 before 7").decided is None
+    assert run("4 or 10 before 7", "2-2").decided is True
+    assert run("4 or 10 before 7", "3-4").decided is False
+    late = run("4 or 10 before 7", "1-1", "6-6", "3-3", "5-6", "2-1")
+    assert late.decided is None
+    assert late.throws == 5
+    assert late.advance(Roll(6, 4)).decided is True
+    assert late.advance(Roll(6, 1)).decided is False
+
+
+def test_before_sets() -> None:
+    assert run("odd before even", "1-2").decided is True
+    assert run("odd before even", "1-1").decided is False
+    assert run("below 7 before above 7", "3-4", "3-4", "1-5").decided is True
+    assert run("below 7 before above 7", "3-4", "6-2").decided is False
+    assert run("doublets before 7", "3-3").decided is True
+    assert run("doublets before 7", "2-4", "4-1").decided is None
+    assert run("doublets before 7", "2-4", "3-4").decided is False
+
+
+def test_within() -> None:
+    bet = "2, 3, 11 or 12 within 3 throws"
+    assert run(bet, "1-1").decided is True
+    assert run(bet, "3-4", "3-4").decided is None
+    assert run(bet, "3-4", "3-4", "5-6").decided is True
+    lost = run(bet, "3-4", "3-4", "3-4")
+    assert lost.decided is False
+    assert lost.throws == 3
+    assert run("7 within 1 throw", "1-1").decided is False
+    assert run("7 within 1 throw", "1-6").decided is True
+
+
+def test_next() -> None:
+    assert run("next odd", "1-2").decided is True
+    assert run("next odd", "1-1").decided is False
+    assert run("next 7", "6-1").decided is True
+
+
+def test_not_inverts() -> None:
+    assert run("not 4 or 10 before 7", "2-2").decided is False
+    assert run("not 4 or 10 before 7", "1-1").decided is None
+    assert run("not 4 or 10 before 7", "1-1", "3-4").decided is True
+    assert run("no 7 within 2 throws", "1-1", "1-2").decided is True
+    assert run("no 7 within 2 throws", "1-1", "1-6").decided is False
+    assert run("not next odd", "1-2").decided is False
+    assert run("not next odd", "3-3").decided is True
+
+
+def test_decided_trackers_ignore_further_throws() -> None:
+    won = run("next odd", "1-2")
+    assert won.advance(Roll(1, 1)) is won
+    assert won.throws == 1
+    assert won.is_decided
+
+
+def test_tracker_refuses_what_is_not_a_throw() -> None:
+    with pytest.raises(InvalidError, match="invalid throw"):
+        start("next odd").advance((1, 2))  # type: ignore[arg-type]
+
+
+def test_trackers_are_values() -> None:
+    assert start("next odd") == Tracker(Next(RollSet.odd()))
+    assert start(Next(RollSet.odd())) == start("next odd")
+    assert run("next odd", "1-2") == Tracker(Next(RollSet.odd()), 1, True)
+
+
+def test_settle() -> None:
+    assert settle("4 or 10 before 7", [Roll(1, 1), Roll(5, 5), Roll(3, 4)]) is True
+    assert settle("4 or 10 before 7", [Roll(1, 1)]) is None
+    assert settle("4 or 10 before 7", []) is None
+    assert settle(Within(totals(12), 2), [Roll(1, 1), Roll(1, 1)]) is False
+
+
+@given(propositions(), st.lists(st.sampled_from(ROLLS), max_size=30))
+def test_negation_settles_oppositely(proposition: Proposition, rolls: list[Roll]) -> None:
+    won = settle(proposition, rolls)
+    lost = settle(~proposition, rolls)
+    assert (won is None) == (lost is None)
+    if won is not None:
+        assert lost is (not won)
+
+
+@given(propositions(), st.lists(st.sampled_from(ROLLS), min_size=1, max_size=30))
+def test_decision_timing(proposition: Proposition, rolls: list[Roll]) -> None:
+    core = proposition.proposition if isinstance(proposition, Not) else proposition
+    tracker = start(proposition)
+    for roll in rolls:
+        tracker = tracker.advance(roll)
+    if isinstance(core, Next):
+        assert tracker.is_decided
+        assert tracker.throws == 1
+    elif isinstance(core, Within):
+        assert tracker.is_decided == (len(rolls) >= core.throws or any(r in core.target for r in rolls))
+        assert tracker.throws <= core.throws
+    elif isinstance(core, Before):
+        either = [i for i, r in enumerate(rolls) if r in core.first or r in core.second]
+        assert tracker.is_decided == bool(either)
+        if either:
+            assert tracker.throws == either[0] + 1

@@ -1,0 +1,1015 @@
+"""The built-in rulesets against their sources, cell by cell, and the loader against a user's bad files.
+
+Each source's outcome table is typed in below as its file prints it, and every main and every total from 2 to
+12 is checked against the ruleset built from that source, so a changed TOML file cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from tests.strategies import rulesets, to_toml
+
+from hazard.core.dice import TOTALS, ways
+from hazard.core.errors import InvalidError
+from hazard.core.paytable import Paytable
+from hazard.core.rules import DicePassing, LossCount, MainMethod, Opening, Ruleset
+from hazard.core.rulesets import (
+    DEFAULT_RULESET,
+    builtin_paytables,
+    builtin_rulesets,
+    find_paytable,
+    find_ruleset,
+    load_paytable,
+    load_ruleset,
+    paytable_for,
+    paytable_from_toml,
+    ruleset_from_toml,
+)
+
+MAINS = (5, 6, 7, 8, 9)
+ALL_TOTALS = frozenset(TOTALS)
+
+
+def _numbers(text: str) -> frozenset[int]:
+    return frozenset(int(word) for word in re.findall(r"\d+", text))
+
+
+# --- The sources' tables, as printed ---
+
+# 000_8ac2be41856246a3.txt, "Outcome rules in the featured version":
+# | Called main | Immediate win or nick | Immediate loss or throw-out | Totals that establish the chance |
+BRITANNICA_TABLE = """
+| 5 | 5 | 2, 3, 11, 12 | 4, 6, 7, 8, 9, 10 |
+| 6 | 6, 12 | 2, 3, 11 | 4, 5, 7, 8, 9, 10 |
+| 7 | 7, 11 | 2, 3, 12 | 4, 5, 6, 8, 9, 10 |
+| 8 | 8, 12 | 2, 3, 11 | 4, 5, 6, 7, 9, 10 |
+| 9 | 9 | 2, 3, 11, 12 | 4, 5, 6, 7, 8, 10 |
+"""
+
+# 001_68f1b5534e4e0264.txt, "This is simpler to follow in a table"; the Chance column's one cell,
+# "Anything else", stands for every row.
+WIKIPEDIA_TABLE = (
+    "Main\tNicks\tOuts\tChance\n"
+    "5\t5\t2, 3, 11, 12\tAnything else\n"
+    "6\t6, 12\t2, 3, 11\n"
+    "7\t7, 11\t2, 3, 12\n"
+    "8\t8, 12\t2, 3, 11\n"
+    "9\t9\t2, 3, 11, 12\n"
+)
+
+# 001_68f1b5534e4e0264.txt, "Craps and Hazard": craps is Hazard with the main always 7.
+CRAPS_TEXT = (
+    "• if the shooter (the caster) rolls a 7 or 11 on his first throw, he wins;\n"
+    "• if he rolls a 2, 3, or 12, he loses;\n"
+    "• if he rolls anything else, that is his point (his chance); he now keeps throwing until he wins by "
+    "making (rolling) his point or loses by rolling a 7.\n"
+)
+
+# 002_e25665f301869517.txt: the MAIN/NICK/CRABS table, and the chance numbers it lists before it.
+ECWS_TABLE = (
+    "MAIN\tNICK\tCRABS\n"
+    "5\t5\t2, 3, 11, 12\n"
+    "6\t6, 12\t2, 3, 11\n"
+    "7\t7\t2, 3, 12\n"
+    "8\t8, 12\t2, 3, 11\n"
+    "9\t9\t2, 3, 11, 12\n"
+)
+ECWS_CHANCES_TEXT = "which can be any one of seven numbers:-\n4, 5, 6, 7, 8, 9 or 10."
+
+# 003_c981b497fd7d79e8.txt, "Part II (only) Win/Lose": rows are the second throw, columns the main; a blank
+# cell goes on to Part III with that throw as the chance.
+SCA_TABLE = (
+    "Chance\tMain\n"
+    "\t5\t6\t7\t8\t9\n"
+    "2\tL\tL\tL\tL\tL\n"
+    "3\tL\tL\tL\tL\tL\n"
+    "4\n"
+    "5\tW\n"
+    "6\t\tW\n"
+    "7\t\t\tW\n"
+    "8\t\t\t\tW\n"
+    "9\t\t\t\t\tW\n"
+    "10\n"
+    "11\tL\tL\tL\tL\tL\n"
+    "12\tL\tW\tL\tW\tL\n"
+)
+
+# Cotton's rules as cotton-1674.toml's notes summarise them (no seed file prints Cotton's own text).
+COTTON_OUTS = {2: "every main", 3: "every main", 12: "9, 7 and 5", 11: "9, 8, 6 and 5"}
+COTTON_NICKS = {11: "7", 12: "6 and 8"}  # and the main itself
+COTTON_CHANCES = range(4, 11)
+
+
+def _britannica() -> dict[int, dict[int, Opening]]:
+    table = {}
+    for line in BRITANNICA_TABLE.strip().splitlines():
+        main, nicks, outs, chances = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        table[int(main)] = _row(_numbers(nicks), _numbers(outs), _numbers(chances))
+    return table
+
+
+def _wikipedia() -> dict[int, dict[int, Opening]]:
+    lines = WIKIPEDIA_TABLE.strip().splitlines()
+    assert lines[0].split("\t") == ["Main", "Nicks", "Outs", "Chance"]
+    table = {}
+    for line in lines[1:]:
+        main, nicks, outs, *chance = line.split("\t")
+        assert chance in ([], ["Anything else"])
+        nick_set, out_set = _numbers(nicks), _numbers(outs)
+        table[int(main)] = _row(nick_set, out_set, ALL_TOTALS - nick_set - out_set)
+    return table
+
+
+def _craps() -> dict[int, dict[int, Opening]]:
+    wins, loses, _anything_else = CRAPS_TEXT.splitlines()
+    nicks, outs = _numbers(wins), _numbers(loses)
+    return {7: _row(nicks, outs, ALL_TOTALS - nicks - outs)}
+
+
+def _ecws() -> dict[int, dict[int, Opening]]:
+    lines = ECWS_TABLE.strip().splitlines()
+    assert lines[0].split("\t") == ["MAIN", "NICK", "CRABS"]
+    seven_numbers = _numbers(ECWS_CHANCES_TEXT)
+    assert seven_numbers == frozenset(range(4, 11))
+    table = {}
+    for line in lines[1:]:
+        main, nicks, crabs = line.split("\t")
+        nick_set, crab_set = _numbers(nicks), _numbers(crabs)
+        table[int(main)] = _row(nick_set, crab_set, seven_numbers - nick_set - crab_set)
+    return table
+
+
+def _sca() -> dict[int, dict[int, Opening]]:
+    lines = SCA_TABLE.splitlines()
+    mains = [int(cell) for cell in lines[1].split("\t")[1:]]
+    table: dict[int, dict[int, Opening]] = {main: {} for main in mains}
+    for line in lines[2:]:
+        total, *cells = line.split("\t")
+        cells += [""] * (len(mains) - len(cells))
+        for main, cell in zip(mains, cells, strict=True):
+            table[main][int(total)] = {"W": Opening.NICK, "L": Opening.OUT, "": Opening.CHANCE}[cell]
+    return table
+
+
+def _cotton() -> dict[int, dict[int, Opening]]:
+    def applies(words: str, main: int) -> bool:
+        return words == "every main" or main in _numbers(words)
+
+    table = {}
+    for main in MAINS:
+        nicks = {main} | {total for total, words in COTTON_NICKS.items() if applies(words, main)}
+        outs = {total for total, words in COTTON_OUTS.items() if applies(words, main)}
+        chances = frozenset(COTTON_CHANCES) - nicks - outs
+        table[main] = _row(frozenset(nicks), frozenset(outs), chances)
+    return table
+
+
+def _row(nicks: frozenset[int], outs: frozenset[int], chances: frozenset[int]) -> dict[int, Opening]:
+    assert not nicks & outs, "a source table cell is both a win and a loss"
+    row = {}
+    for total in TOTALS:
+        if total in nicks:
+            row[total] = Opening.NICK
+        elif total in outs:
+            row[total] = Opening.OUT
+        elif total in chances:
+            row[total] = Opening.CHANCE
+        else:
+            row[total] = Opening.AGAIN
+    return row
+
+
+SOURCE_TABLES = {
+    "britannica-1911": _britannica(),
+    "wikipedia": _wikipedia(),
+    "craps": _craps(),
+    "ecws-1674": _ecws(),
+    "sca-isenfir": _sca(),
+    "cotton-1674": _cotton(),
+}
+
+CELLS = [
+    pytest.param(ident, main, total, expected, id=f"{ident}-main{main}-total{total}")
+    for ident, table in SOURCE_TABLES.items()
+    for main, row in table.items()
+    for total, expected in row.items()
+]
+
+
+class TestSourceTables:
+    def test_every_builtin_ruleset_has_a_source_table(self) -> None:
+        assert {ruleset.id for ruleset in builtin_rulesets()} == set(SOURCE_TABLES)
+
+    def test_every_cell_is_covered(self) -> None:
+        # 5 rulesets with mains 5 to 9 and craps with main 7, each over the 11 totals.
+        assert len(CELLS) == (5 * 5 + 1) * 11
+
+    @pytest.mark.parametrize("ident", SOURCE_TABLES)
+    def test_mains(self, ident: str) -> None:
+        assert find_ruleset(ident).mains == tuple(sorted(SOURCE_TABLES[ident]))
+
+    @pytest.mark.parametrize(("ident", "main", "total", "expected"), CELLS)
+    def test_cell(self, ident: str, main: int, total: int, expected: Opening) -> None:
+        assert find_ruleset(ident).row(main).opening(total) is expected
+
+    def test_transcriptions_spot_checks(self) -> None:
+        # The cells the sources single out in words.
+        assert SOURCE_TABLES["britannica-1911"][7][11] is Opening.NICK
+        assert SOURCE_TABLES["britannica-1911"][6][11] is Opening.OUT
+        assert SOURCE_TABLES["britannica-1911"][6][12] is Opening.NICK
+        assert SOURCE_TABLES["britannica-1911"][7][12] is Opening.OUT
+        assert SOURCE_TABLES["ecws-1674"][7][11] is Opening.AGAIN
+        assert SOURCE_TABLES["sca-isenfir"][7][11] is Opening.OUT
+        assert SOURCE_TABLES["cotton-1674"][7][11] is Opening.NICK
+        assert SOURCE_TABLES["craps"][7][4] is Opening.CHANCE
+
+    def test_ecws_main_seven_throws_eleven_again(self) -> None:
+        row = find_ruleset("ecws-1674").row(7)
+        assert row.opening(11) is Opening.AGAIN
+        assert row.again == frozenset({11})
+        for main in (5, 6, 8, 9):
+            assert find_ruleset("ecws-1674").row(main).again == frozenset()
+
+    def test_britannica_chance_column_matches_the_rule_in_words(self) -> None:
+        # "The eligible opening total from 4 through 10 becomes the chance."
+        for main, row in SOURCE_TABLES["britannica-1911"].items():
+            chances = {total for total, opening in row.items() if opening is Opening.CHANCE}
+            assert chances == set(range(4, 11)) - {main}
+
+    @pytest.mark.parametrize("ident", ["britannica-1911", "wikipedia", "cotton-1674", "sca-isenfir", "craps"])
+    def test_no_opening_throw_is_thrown_again(self, ident: str) -> None:
+        assert all(row.again == frozenset() for row in find_ruleset(ident).rows)
+
+
+class TestBuiltinFacts:
+    @pytest.mark.parametrize(
+        ("ident", "method"),
+        [
+            ("britannica-1911", MainMethod.CALLED),
+            ("wikipedia", MainMethod.CALLED),
+            ("ecws-1674", MainMethod.THROWN),
+            ("cotton-1674", MainMethod.THROWN),
+            ("sca-isenfir", MainMethod.THROWN_OR_PASS),
+            ("craps", MainMethod.FIXED),
+        ],
+    )
+    def test_main_method(self, ident: str, method: MainMethod) -> None:
+        assert find_ruleset(ident).method is method
+
+    @pytest.mark.parametrize(
+        ("ident", "passing"),
+        [
+            ("britannica-1911", DicePassing(0, LossCount.ANY)),
+            # "if he loses three times in succession, he must pass the dice"
+            ("wikipedia", DicePassing(3, LossCount.ANY)),
+            ("ecws-1674", DicePassing(0, LossCount.ANY)),
+            ("cotton-1674", DicePassing(0, LossCount.ANY)),
+            # "a win keeps the dice, a loss passes them"
+            ("sca-isenfir", DicePassing(1, LossCount.ANY)),
+            # only a seven-out passes the dice
+            ("craps", DicePassing(1, LossCount.AFTER_CHANCE)),
+        ],
+    )
+    def test_dice_passing(self, ident: str, passing: DicePassing) -> None:
+        assert find_ruleset(ident).passing == passing
+
+    @pytest.mark.parametrize(
+        ("ident", "paytable"),
+        [
+            ("britannica-1911", None),
+            ("wikipedia", "wikipedia"),
+            ("ecws-1674", "even"),
+            ("cotton-1674", "even"),
+            ("sca-isenfir", "even"),
+            ("craps", "even"),
+        ],
+    )
+    def test_default_paytable(self, ident: str, paytable: str | None) -> None:
+        ruleset = find_ruleset(ident)
+        assert ruleset.paytable == paytable
+        found = paytable_for(ruleset)
+        assert (found.id if found is not None else None) == paytable
+
+    @pytest.mark.parametrize(
+        ("ident", "file"),
+        [
+            ("britannica-1911", "000_8ac2be41856246a3.txt"),
+            ("wikipedia", "001_68f1b5534e4e0264.txt"),
+            ("craps", "001_68f1b5534e4e0264.txt"),
+            ("ecws-1674", "002_e25665f301869517.txt"),
+            ("sca-isenfir", "003_c981b497fd7d79e8.txt"),
+            ("cotton-1674", None),
+        ],
+    )
+    def test_citation_names_the_seed_file(self, ident: str, file: str | None) -> None:
+        ruleset = find_ruleset(ident)
+        assert ruleset.source.file == file
+        assert ruleset.source.citation.strip()
+        assert ruleset.notes, "every built-in ruleset explains its choices"
+
+    def test_cotton_says_which_file_it_leans_on(self) -> None:
+        notes = " ".join(find_ruleset("cotton-1674").notes)
+        assert "002_e25665f301869517.txt" in notes
+        assert "Compleat Gamester" in find_ruleset("cotton-1674").source.citation
+
+    def test_citations_name_the_works(self) -> None:
+        assert "Britannica" in find_ruleset("britannica-1911").source.citation
+        assert "Wikipedia" in find_ruleset("wikipedia").source.citation
+        assert "Wikipedia" in find_ruleset("craps").source.citation
+        assert "Civil War Society" in find_ruleset("ecws-1674").source.citation
+        assert "Isenfir" in find_ruleset("sca-isenfir").source.citation
+
+    def test_order(self) -> None:
+        assert [r.id for r in builtin_rulesets()] == [
+            "britannica-1911",
+            "wikipedia",
+            "ecws-1674",
+            "cotton-1674",
+            "sca-isenfir",
+            "craps",
+        ]
+
+    def test_default_ruleset(self) -> None:
+        assert DEFAULT_RULESET == "wikipedia"
+        assert find_ruleset(DEFAULT_RULESET).id == "wikipedia"
+
+    @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
+    def test_builtin_file_loads_as_a_users_file_would(self, ruleset: Ruleset) -> None:
+        path = resources.files("hazard.core.rulesets") / "data" / f"{ruleset.id}.toml"
+        text = path.read_text(encoding="utf-8")
+        assert ruleset_from_toml(text, "copy") == ruleset
+
+    @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
+    def test_builtin_round_trips_through_the_writer(self, ruleset: Ruleset, tmp_path: Path) -> None:
+        path = tmp_path / f"{ruleset.id}.toml"
+        path.write_text(to_toml(ruleset), encoding="utf-8")
+        loaded = load_ruleset(path)
+        assert loaded == ruleset
+        assert loaded.aliases == ruleset.aliases
+        assert find_ruleset(str(path)) == ruleset
+
+
+class TestRegistry:
+    @pytest.mark.parametrize(
+        ("name", "ident"),
+        [
+            ("britannica-1911", "britannica-1911"),
+            ("britannica", "britannica-1911"),
+            ("eb1911", "britannica-1911"),
+            ("1911", "britannica-1911"),
+            ("wiki", "wikipedia"),
+            ("ecws", "ecws-1674"),
+            ("crabs", "ecws-1674"),
+            ("bright", "ecws-1674"),
+            ("cotton", "cotton-1674"),
+            ("compleat-gamester", "cotton-1674"),
+            ("sca", "sca-isenfir"),
+            ("isenfir", "sca-isenfir"),
+            ("pass-line", "craps"),
+            ("WIKI", "wikipedia"),
+            ("  Craps ", "craps"),
+        ],
+    )
+    def test_aliases_resolve(self, name: str, ident: str) -> None:
+        assert find_ruleset(name).id == ident
+
+    def test_every_alias_resolves_to_its_ruleset(self) -> None:
+        for ruleset in builtin_rulesets():
+            for name in (ruleset.id, *ruleset.aliases):
+                assert find_ruleset(name) is ruleset
+
+    def test_aliases_are_unique(self) -> None:
+        names = [name for r in builtin_rulesets() for name in (r.id, *r.aliases)]
+        assert len(names) == len(set(names))
+
+    @pytest.mark.parametrize("name", ["nope", "", "hazard", "britannica-1912"])
+    def test_unknown_ruleset(self, name: str) -> None:
+        with pytest.raises(InvalidError) as info:
+            find_ruleset(name)
+        message = str(info.value)
+        assert f"unknown ruleset {name!r}" in message
+        assert (
+            "expected one of britannica-1911, wikipedia, ecws-1674, cotton-1674, sca-isenfir, craps"
+            in message
+        )
+        assert "or a path to a .toml file" in message
+
+    def test_unknown_paytable(self) -> None:
+        with pytest.raises(InvalidError) as info:
+            find_paytable("odds")
+        assert "unknown paytable 'odds': expected one of even, true-odds, wikipedia" in str(info.value)
+
+    def test_builtin_paytables(self) -> None:
+        assert [p.id for p in builtin_paytables()] == ["even", "true-odds", "wikipedia"]
+        even, true_odds, wikipedia = builtin_paytables()
+        assert even.nick == 1
+        assert even.flat == 1
+        assert true_odds.true_odds
+        assert true_odds.flat is None
+        assert wikipedia.flat is None
+        assert not wikipedia.true_odds
+        assert wikipedia.source is not None
+        assert wikipedia.source.file == "001_68f1b5534e4e0264.txt"
+
+    def test_paytable_for_named(self) -> None:
+        paytable = paytable_for(find_ruleset("britannica-1911"), "true-odds")
+        assert paytable is not None
+        assert paytable.id == "true-odds"
+
+    def test_paytable_for_refuses_a_table_that_does_not_cover(self) -> None:
+        head = MINIMAL.replace("mains = [6, 7]", "mains = [4, 6, 7]")
+        ruleset = ruleset_from_toml(_text(head, ROW4, ROW6, ROW7), "x")
+        with pytest.raises(InvalidError) as info:
+            paytable_for(ruleset, "wikipedia")
+        message = str(info.value)
+        assert "paytable 'wikipedia' has no odds for a chance of" in message
+        assert "on a main of 4" in message
+        assert "which ruleset 'mine' can set" in message
+
+
+# --- The Wikipedia paytable ---
+
+# 001_68f1b5534e4e0264.txt, "If he throws a chance, the setter gives him odds:"
+WIKIPEDIA_ODDS = (
+    "Main\tChance\n"
+    "\t4\t5\t6\t7\t8\t9\t10\n"
+    "5\t4/3\t-\t4/5\t2/3\t4/5\t1/1\t4/3\n"
+    "6\t5/3\t5/4\t-\t5/6\t1/1\t5/4\t5/3\n"
+    "7\t2/1\t3/2\t6/5\t-\t6/5\t3/2\t2/1\n"
+    "8\t5/3\t5/4\t1/1\t5/6\t-\t5/4\t5/3\n"
+    "9\t4/3\t1/1\t4/5\t2/3\t4/5\t-\t4/3\n"
+)
+
+
+def _odds_cells() -> list[tuple[int, int, str]]:
+    lines = WIKIPEDIA_ODDS.splitlines()
+    chances = [int(cell) for cell in lines[1].split("\t")[1:]]
+    cells = []
+    for line in lines[2:]:
+        main, *row = line.split("\t")
+        cells += [(int(main), chance, cell) for chance, cell in zip(chances, row, strict=True)]
+    return cells
+
+
+ODDS_CELLS = _odds_cells()
+
+
+class TestWikipediaPaytable:
+    def test_table_size(self) -> None:
+        assert len(ODDS_CELLS) == 35
+        assert sum(cell == "-" for _, _, cell in ODDS_CELLS) == 5
+
+    @pytest.mark.parametrize(("main", "chance", "cell"), ODDS_CELLS)
+    def test_cell(self, main: int, chance: int, cell: str) -> None:
+        paytable = find_paytable("wikipedia")
+        if cell == "-":
+            assert main == chance
+            with pytest.raises(InvalidError, match=f"no odds for a chance of {chance} on a main of {main}"):
+                paytable.chance_odds(main, chance)
+            return
+        printed = Fraction(cell)
+        assert paytable.chance_odds(main, chance) == printed
+        assert printed == Fraction(ways(main), ways(chance)), "the printed odds are the true odds"
+        assert find_paytable("true-odds").chance_odds(main, chance) == printed
+
+    def test_table_has_no_other_cells(self) -> None:
+        paytable = find_paytable("wikipedia")
+        assert set(paytable.table) == {(m, c) for m, c, cell in ODDS_CELLS if cell != "-"}
+
+    def test_worked_examples(self) -> None:
+        # "with a stake of £10, a main of 7 and a chance of 5, a caster stands to win £15 (3/2 × £10);
+        # with the same stake, a main of 5 and a chance of 6, he could win £8 (4/5 × £10)."
+        paytable = find_paytable("wikipedia")
+        assert 10 * paytable.chance_odds(7, 5) == 15
+        assert 10 * paytable.chance_odds(5, 6) == 8
+        assert paytable.nick == 1  # "he wins an amount equal to his stake"
+
+    def test_covers_the_wikipedia_ruleset(self) -> None:
+        find_paytable("wikipedia").check(find_ruleset("wikipedia"))
+        find_paytable("wikipedia").check(find_ruleset("britannica-1911"))
+
+
+# --- A user's ruleset file ---
+
+MINIMAL = """\
+id = "mine"
+name = "My rules"
+
+[source]
+citation = "my own"
+
+[main]
+method = "called"
+mains = [6, 7]
+
+[opening]
+chances = [4, 5, 6, 7, 8, 9, 10]
+"""
+ROW6 = """
+[opening.6]
+nicks = [6, 12]
+outs = [2, 3, 11]
+"""
+ROW7 = """
+[opening.7]
+nicks = [7, 11]
+outs = [2, 3, 12]
+"""
+ROW4 = """
+[opening.4]
+nicks = [4]
+outs = [2, 3]
+"""
+
+
+def _text(head: str = MINIMAL, *rows: str, tail: str = "") -> str:
+    return head + "".join(rows or (ROW6, ROW7)) + tail
+
+
+def _write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _ruleset_error(tmp_path: Path, text: str) -> str:
+    path = _write(tmp_path, text)
+    with pytest.raises(InvalidError) as info:
+        load_ruleset(path)
+    message = str(info.value)
+    assert message.startswith(f"invalid ruleset {str(path)!r}: "), message
+    return message
+
+
+class TestUserRuleset:
+    def test_minimal_file_loads(self, tmp_path: Path) -> None:
+        ruleset = load_ruleset(_write(tmp_path, _text()))
+        assert ruleset.id == "mine"
+        assert ruleset.mains == (6, 7)
+        assert ruleset.row(7).chances == frozenset({4, 5, 6, 8, 9, 10})
+        assert ruleset.row(6).chances == frozenset({4, 5, 7, 8, 9, 10})
+        assert ruleset.passing == DicePassing()
+        assert ruleset.paytable is None
+        assert ruleset.source.file is None
+
+    def test_per_row_chances_override_the_default(self, tmp_path: Path) -> None:
+        row7 = ROW7 + "chances = [4, 10]\n"
+        ruleset = load_ruleset(_write(tmp_path, _text(MINIMAL, ROW6, row7)))
+        assert ruleset.row(7).chances == frozenset({4, 10})
+        assert ruleset.row(7).again == frozenset({5, 6, 8, 9})
+
+    def test_find_ruleset_takes_a_path(self, tmp_path: Path) -> None:
+        path = _write(tmp_path, _text())
+        assert find_ruleset(str(path)) == load_ruleset(path)
+
+    def test_paytable_may_be_a_users_file(self, tmp_path: Path) -> None:
+        paytable = _write(tmp_path, 'id = "pay"\nname = "Pay"\nnick = "2"\nchance = "3/2"\n', "pay.toml")
+        head = MINIMAL.replace('name = "My rules"', f'name = "My rules"\npaytable = "{paytable}"')
+        ruleset = load_ruleset(_write(tmp_path, _text(head)))
+        found = paytable_for(ruleset)
+        assert found is not None
+        assert found.nick == 2
+        assert found.chance_odds(7, 4) == Fraction(3, 2)
+
+    @pytest.mark.parametrize(
+        ("text", "fragments"),
+        [
+            pytest.param("id = \n", ["not valid TOML ("], id="not-toml"),
+            pytest.param(_text() + "[[opening]]\n", ["not valid TOML"], id="not-toml-redefined"),
+            pytest.param(
+                _text(MINIMAL.replace('name = "My rules"', 'name = "My rules"\ncolour = "red"')),
+                ["unknown key 'colour': expected one of", "name", "source"],
+                id="unknown-top-level-key",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7 + "crabs = [2]\n"),
+                ["unknown key 'opening.7.crabs': expected one of chances, nicks, outs"],
+                id="unknown-key-in-row",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nafter_losses = 1\nafter = 2\n"),
+                ["unknown key 'dice_passing.after': expected one of after_losses, losses"],
+                id="unknown-key-in-dice-passing",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('method = "called"', 'method = "called"\nstyle = 1')),
+                ["unknown key 'main.style': expected one of mains, method"],
+                id="unknown-key-in-main",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('citation = "my own"', 'citation = "my own"\npage = 3')),
+                ["unknown key 'source.page': expected one of citation, file, url"],
+                id="unknown-key-in-source",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("outs = [2, 3, 12]", "outs = [2, 3, 13]")),
+                ["opening.7.outs has 13: expected totals from 2 to 12"],
+                id="total-13",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("outs = [2, 3, 12]", "outs = [1, 2, 3]")),
+                ["opening.7.outs has 1: expected totals from 2 to 12"],
+                id="total-1",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", 'nicks = ["7", 11]')),
+                ["opening.7.nicks has '7': expected totals from 2 to 12"],
+                id="total-string",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", "nicks = [true, 11]")),
+                ["opening.7.nicks has True: expected totals from 2 to 12"],
+                id="total-bool",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", "nicks = [7.0, 11]")),
+                ["opening.7.nicks has 7.0: expected totals from 2 to 12"],
+                id="total-float",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", "nicks = 7")),
+                ["opening.7.nicks = 7: expected a list of totals from 2 to 12"],
+                id="totals-not-a-list",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("mains = [6, 7]", "mains = [6, 7, 13]")),
+                ["main.mains has 13: expected totals from 2 to 12"],
+                id="main-13",
+            ),
+            pytest.param(
+                _text(
+                    MINIMAL.replace(
+                        "chances = [4, 5, 6, 7, 8, 9, 10]", "chances = [4, 5, 6, 7, 8, 9, 10, 14]"
+                    )
+                ),
+                ["opening.chances has 14: expected totals from 2 to 12"],
+                id="default-chance-14",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("outs = [2, 3, 12]", "outs = [2, 2, 3, 12]")),
+                ["opening.7.outs = [2, 2, 3, 12]: a total is listed twice"],
+                id="total-twice",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", "nicks = [7, 11, 12]")),
+                ["main 7: 12 is both a nick and an out"],
+                id="nick-and-out",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("mains = [6, 7]", "mains = [6, 7, 8]")),
+                ["main 8 has no row: expected a table [opening.8] with its nicks and outs"],
+                id="main-without-row",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7, "\n[opening.9]\nnicks = [9]\n"),
+                ["opening.9 is a row for 9, which is not in main.mains"],
+                id="row-for-non-main",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7, "\n[opening.13]\nnicks = [9]\n"),
+                ["opening.13: expected a main from 2 to 12 (a table such as [opening.7])"],
+                id="row-for-13",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7, "\n[opening.seven]\nnicks = [9]\n"),
+                ["opening.seven: expected a main from 2 to 12"],
+                id="row-not-a-number",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("10]\n", "10]\n7 = [7, 11]\n"), ROW6),
+                ["opening.7 = [7, 11]: expected a table"],
+                id="row-not-a-table",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('method = "called"', 'method = "rolled"')),
+                ["main.method = 'rolled': expected one of 'called', 'thrown', 'thrown-or-pass', 'fixed'"],
+                id="unknown-method",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('method = "called"', 'method = "fixed"')),
+                ["ruleset 'mine': a fixed main needs exactly one main, not 2"],
+                id="fixed-two-mains",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("mains = [6, 7]", "mains = []")),
+                ["main.mains is empty: expected at least one main"],
+                id="no-mains",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('id = "mine"\n', "")),
+                ["missing id: expected a string"],
+                id="missing-id",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('name = "My rules"\n', "")),
+                ["missing name: expected a string"],
+                id="missing-name",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('[source]\ncitation = "my own"\n', "")),
+                ["missing source: expected a table"],
+                id="missing-source",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('citation = "my own"', 'file = "x.txt"')),
+                ["missing source.citation: expected a string"],
+                id="missing-citation",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("[main]\n", "[rules]\n")),
+                ["missing main: expected a table"],
+                id="missing-main",
+            ),
+            pytest.param(
+                MINIMAL.split("[opening]", maxsplit=1)[0],
+                ["missing opening: expected a table"],
+                id="missing-opening",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('id = "mine"', 'id = "My Rules"')),
+                ["id = 'My Rules': expected lower-case letters, digits and dashes"],
+                id="bad-id",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('id = "mine"', "id = 7")),
+                ["id = 7: expected a string"],
+                id="id-not-text",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('name = "My rules"', 'name = "  "')),
+                ["name is empty: expected some text"],
+                id="blank-name",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('name = "My rules"', 'name = "My rules"\nnotes = [1]')),
+                ["notes = [1]: expected a list of strings"],
+                id="notes-not-strings",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace("[opening]\nchances = [4, 5, 6, 7, 8, 9, 10]\n", "")),
+                ["opening.6 has no chances and opening.chances is not given"],
+                id="no-chances",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, ROW7.replace("nicks = [7, 11]", "nicks = [11]")),
+                ["main 7: the main cannot become its own chance"],
+                id="main-own-chance",
+            ),
+            pytest.param(
+                _text(MINIMAL, ROW6, "\n[opening.7]\nchances = []\n"),
+                ["main 7: no opening throw decides anything, so the round never ends"],
+                id="no-decisive-total",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nafter_losses = -1\n"),
+                ["dice_passing.after_losses = -1: expected 0 or more"],
+                id="negative-passing",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nafter_losses = true\n"),
+                ["dice_passing.after_losses = True: expected a whole number of losses, 0 for never"],
+                id="passing-bool",
+            ),
+            pytest.param(
+                _text(tail='\n[dice_passing]\nafter_losses = "3"\n'),
+                ["dice_passing.after_losses = '3': expected a whole number of losses"],
+                id="passing-text",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nlosses = 'any'\n"),
+                ["missing dice_passing.after_losses: expected a whole number of losses"],
+                id="passing-missing-count",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nafter_losses = 2\nlosses = 'sevens'\n"),
+                ["dice_passing.losses = 'sevens': expected one of 'any', 'after-chance'"],
+                id="passing-unknown-losses",
+            ),
+            pytest.param(
+                _text(MINIMAL.replace('name = "My rules"', 'name = "My rules"\npaytable = "generous"')),
+                [
+                    "paytable = 'generous'",
+                    "unknown paytable 'generous': expected one of even, true-odds, wikipedia",
+                ],
+                id="unknown-paytable",
+            ),
+            pytest.param(
+                _text(
+                    MINIMAL.replace('name = "My rules"', 'name = "My rules"\npaytable = "wikipedia"').replace(
+                        "mains = [6, 7]", "mains = [4, 6, 7]"
+                    ),
+                    ROW4,
+                    ROW6,
+                    ROW7,
+                ),
+                ["paytable = 'wikipedia'", "has no odds for a chance of 5 on a main of 4"],
+                id="paytable-missing-a-cell",
+            ),
+        ],
+    )
+    def test_bad_file(self, tmp_path: Path, text: str, fragments: list[str]) -> None:
+        message = _ruleset_error(tmp_path, text)
+        for fragment in fragments:
+            assert fragment in message, message
+
+    def test_missing_file(self, tmp_path: Path) -> None:
+        path = tmp_path / "absent.toml"
+        with pytest.raises(InvalidError) as info:
+            load_ruleset(path)
+        assert str(info.value) == f"no ruleset file at {str(path)!r}"
+        with pytest.raises(InvalidError, match="no ruleset file at"):
+            find_ruleset(str(path))
+
+    def test_not_utf8(self, tmp_path: Path) -> None:
+        path = tmp_path / "latin1.toml"
+        path.write_bytes(b'name = "caf\xe9"\n')
+        with pytest.raises(InvalidError) as info:
+            load_ruleset(path)
+        assert f"cannot read ruleset file {str(path)!r}" in str(info.value)
+
+    def test_a_directory(self, tmp_path: Path) -> None:
+        with pytest.raises(InvalidError, match="cannot read ruleset file"):
+            load_ruleset(tmp_path)
+
+    @settings(max_examples=75, deadline=None)
+    @given(rulesets())
+    def test_round_trip(self, ruleset: Ruleset) -> None:
+        text = to_toml(ruleset)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "random.toml"
+            path.write_text(text, encoding="utf-8")
+            loaded = load_ruleset(path)
+        assert loaded == ruleset
+        assert loaded.aliases == ruleset.aliases
+        assert loaded.rows == ruleset.rows
+        assert ruleset_from_toml(text, "again") == ruleset
+
+
+# --- A user's paytable file ---
+
+PAYTABLE = """\
+id = "mine"
+name = "My odds"
+nick = "1/1"
+chance = "3/2"
+"""
+TABLE_PAYTABLE = """\
+id = "mine"
+name = "My odds"
+nick = "1/1"
+chance = "table"
+
+[odds.7]
+4 = "2/1"
+7 = "-"
+10 = 2
+"""
+
+
+def _paytable_error(tmp_path: Path, text: str) -> str:
+    path = _write(tmp_path, text, "odds.toml")
+    with pytest.raises(InvalidError) as info:
+        load_paytable(path)
+    message = str(info.value)
+    assert message.startswith(f"invalid paytable {str(path)!r}: "), message
+    return message
+
+
+class TestUserPaytable:
+    def test_flat(self, tmp_path: Path) -> None:
+        paytable = load_paytable(_write(tmp_path, PAYTABLE))
+        assert paytable == Paytable("mine", "My odds", nick=Fraction(1), flat=Fraction(3, 2))
+        assert paytable.source is None
+
+    def test_table(self, tmp_path: Path) -> None:
+        paytable = load_paytable(_write(tmp_path, TABLE_PAYTABLE))
+        assert dict(paytable.table) == {(7, 4): 2, (7, 10): 2}
+        assert paytable.flat is None
+        with pytest.raises(InvalidError, match="no odds for a chance of 5 on a main of 7"):
+            paytable.chance_odds(7, 5)
+
+    def test_true_odds(self, tmp_path: Path) -> None:
+        paytable = load_paytable(_write(tmp_path, PAYTABLE.replace('"3/2"', '"true-odds"')))
+        assert paytable.true_odds
+        assert paytable.chance_odds(7, 4) == 2
+
+    def test_find_paytable_takes_a_path(self, tmp_path: Path) -> None:
+        path = _write(tmp_path, PAYTABLE)
+        assert find_paytable(str(path)) == load_paytable(path)
+
+    def test_builtin_text_reads_back(self) -> None:
+        for paytable in builtin_paytables():
+            path = resources.files("hazard.core.rulesets") / "paytables" / f"{paytable.id}.toml"
+            assert paytable_from_toml(path.read_text(encoding="utf-8"), "copy") == paytable
+
+    @pytest.mark.parametrize(
+        ("text", "fragments"),
+        [
+            pytest.param("nick = = 1\n", ["not valid TOML"], id="not-toml"),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', 'nick = "0"'),
+                ["nick = '0': expected odds above 0"],
+                id="nick-0",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', 'nick = "-1/2"'),
+                ["nick = '-1/2': expected odds above 0"],
+                id="nick-neg",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', 'nick = "x"'),
+                ['nick = \'x\': expected odds such as "3/2" or "1/1"'],
+                id="nick-x",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', 'nick = "1/0"'),
+                ["nick = '1/0': expected odds such as"],
+                id="nick-1/0",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', "nick = 1.5"),
+                ['nick = 1.5: expected odds such as "1/1"'],
+                id="nick-float",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"', "nick = true"),
+                ["nick = True: expected odds"],
+                id="nick-bool",
+            ),
+            pytest.param(
+                PAYTABLE.replace('nick = "1/1"\n', ""), ["missing nick: expected odds"], id="missing-nick"
+            ),
+            pytest.param(
+                PAYTABLE.replace('chance = "3/2"', 'chance = "x"'),
+                ['chance = \'x\': expected odds such as "3/2" or "1/1"'],
+                id="chance-x",
+            ),
+            pytest.param(
+                PAYTABLE.replace('chance = "3/2"', "chance = 0"),
+                ["chance = 0: expected odds above 0"],
+                id="chance-0",
+            ),
+            pytest.param(
+                PAYTABLE.replace('chance = "3/2"\n', ""),
+                ['missing chance: expected odds such as "1/1", "true-odds" or "table"'],
+                id="missing-chance",
+            ),
+            pytest.param(
+                PAYTABLE.replace('"3/2"', '"table"'),
+                ['chance = "table" but there is no [odds] table'],
+                id="no-odds-table",
+            ),
+            pytest.param(
+                PAYTABLE + '\n[odds.7]\n4 = "2/1"\n',
+                ['an [odds] table is given but chance is not "table"'],
+                id="odds-without-table",
+            ),
+            pytest.param(
+                TABLE_PAYTABLE.replace('4 = "2/1"', '4 = "0"'),
+                ["odds.7.4 = '0': expected odds above 0"],
+                id="cell-0",
+            ),
+            pytest.param(
+                TABLE_PAYTABLE.replace('4 = "2/1"', '4 = "x"'),
+                ["odds.7.4 = 'x': expected odds such as"],
+                id="cell-x",
+            ),
+            pytest.param(
+                TABLE_PAYTABLE.replace("[odds.7]", "[odds.13]"),
+                ["odds.13: expected a main from 2 to 12"],
+                id="row-13",
+            ),
+            pytest.param(
+                TABLE_PAYTABLE.replace('4 = "2/1"', '1 = "2/1"'),
+                ["odds.7.1: expected a chance from 2 to 12"],
+                id="chance-1",
+            ),
+            pytest.param(PAYTABLE + "colour = 1\n", ["unknown key 'colour'"], id="unknown-key"),
+            pytest.param(
+                PAYTABLE.replace('id = "mine"\n', ""), ["missing id: expected a string"], id="missing-id"
+            ),
+            pytest.param(PAYTABLE.replace('name = "My odds"\n', ""), ["missing name"], id="missing-name"),
+            pytest.param(
+                PAYTABLE + '\n[source]\nfile = "x.txt"\n',
+                ["missing source.citation: expected a string"],
+                id="bad-source",
+            ),
+        ],
+    )
+    def test_bad_file(self, tmp_path: Path, text: str, fragments: list[str]) -> None:
+        message = _paytable_error(tmp_path, text)
+        for fragment in fragments:
+            assert fragment in message, message
+
+    def test_missing_file(self, tmp_path: Path) -> None:
+        path = tmp_path / "absent.toml"
+        with pytest.raises(InvalidError) as info:
+            load_paytable(path)
+        assert str(info.value) == f"no paytable file at {str(path)!r}"
