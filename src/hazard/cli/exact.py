@@ -1,0 +1,69 @@
+"""``hazard rules``, ``hazard odds`` and ``hazard bet``: the rulesets and their exact odds."""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated
+
+import typer
+
+from hazard.analysis import analyse
+from hazard.analysis.bets import analyse_bet
+from hazard.cli import render
+from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
+from hazard.core.rulesets import DEFAULT_RULESET, builtin_rulesets, find_ruleset, paytable_for
+
+__all__ = ["bet", "odds", "rules"]
+
+
+class BetFormat(enum.Enum):
+    TABLE = "table"
+    JSON = "json"
+
+
+@app.command()
+def rules(
+    ruleset: Annotated[str | None, typer.Argument(help="A ruleset id, alias or .toml path to show.")] = None,
+    paytable: PaytableOption = None,
+) -> None:
+    """List the built-in rulesets, or show one as its source prints it: the table by main, citation, notes."""
+    out = console()
+    if ruleset is None:
+        out.print(render.ruleset_list_view(builtin_rulesets()))
+        out.print("Show one with: hazard rules ID")
+        return
+    found = find_ruleset(ruleset)
+    out.print(render.ruleset_view(found, paytable_for(found, paytable)))
+
+
+@app.command()
+def odds(
+    ruleset: RulesetOption = DEFAULT_RULESET,
+    main: Annotated[int | None, typer.Option("--main", "-m", help="Only this main.")] = None,
+    paytable: PaytableOption = None,
+    output: Annotated[
+        TextFormat, typer.Option("--format", "-f", help="table, json or csv.")
+    ] = TextFormat.TABLE,
+) -> None:
+    """Exact odds of a round: per main and overall, with expected values under a paytable."""
+    found = find_ruleset(ruleset)
+    report = analyse(found, paytable_for(found, paytable), main=main)
+    if output is TextFormat.JSON:
+        print(render.odds_json(report))
+    elif output is TextFormat.CSV:
+        print(render.odds_csv(report), end="")
+    else:
+        console().print(render.odds_view(report))
+
+
+@app.command()
+def bet(
+    proposition: Annotated[str, typer.Argument(help='A side bet, e.g. "4 or 10 before 7" or "next odd".')],
+    output: Annotated[BetFormat, typer.Option("--format", "-f", help="table or json.")] = BetFormat.TABLE,
+) -> None:
+    """Exact probability, fair odds and even-money value of a bystander's side bet."""
+    analysis = analyse_bet(proposition)
+    if output is BetFormat.JSON:
+        print(render.bet_json(analysis))
+    else:
+        console().print(render.bet_view(analysis))
