@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
 from hazard.core.errors import InvalidError
-from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source
-from hazard.core.rulesets import find_paytable
+from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
+from hazard.core.rulesets import find_paytable, ruleset_to_toml
 
 __all__ = [
     "dice_passings",
@@ -97,6 +97,7 @@ def rulesets(draw: st.DrawFn, *, methods: Iterable[MainMethod] = tuple(MainMetho
         rows=tuple(rows),
         passing=draw(dice_passings()),
         paytable=None,
+        stakes=draw(st.sampled_from(StakeArrangement)),
         notes=tuple(draw(st.lists(st.text(max_size=20), max_size=3))),
         aliases=tuple(draw(st.lists(ruleset_ids(), max_size=2))),
     )
@@ -120,82 +121,12 @@ def rulesets(draw: st.DrawFn, *, methods: Iterable[MainMethod] = tuple(MainMetho
         rows=ruleset.rows,
         passing=ruleset.passing,
         paytable=paytable,
+        stakes=ruleset.stakes,
         notes=ruleset.notes,
         aliases=ruleset.aliases,
     )
 
 
-# --- TOML writer ---
+# --- TOML writer: the core's own, re-exported for the tests that used it from here ---
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def toml_string(text: str) -> str:
-    """A TOML basic string holding exactly ``text``."""
-    out = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _strings(items: Iterable[str]) -> str:
-    return "[" + ", ".join(toml_string(item) for item in items) + "]"
-
-
-def _ints(items: Iterable[int]) -> str:
-    return "[" + ", ".join(str(item) for item in sorted(items)) + "]"
-
-
-def to_toml(ruleset: Ruleset) -> str:
-    """Write ``ruleset`` in the format of ``src/hazard/core/rulesets/data/*.toml``.
-
-    Where several rows share their chances the writer puts them in ``[opening] chances`` and leaves them out
-    of the rows, as the built-in files do; empty nick and out lists are left out. Both are what the loader
-    fills in, so the text reads back to an equal ruleset.
-    """
-    lines = [f"id = {toml_string(ruleset.id)}", f"name = {toml_string(ruleset.name)}"]
-    if ruleset.aliases:
-        lines.append(f"aliases = {_strings(ruleset.aliases)}")
-    if ruleset.paytable is not None:
-        lines.append(f"paytable = {toml_string(ruleset.paytable)}")
-    lines.append(f"notes = {_strings(ruleset.notes)}")
-
-    lines += ["", "[source]", f"citation = {toml_string(ruleset.source.citation)}"]
-    if ruleset.source.file is not None:
-        lines.append(f"file = {toml_string(ruleset.source.file)}")
-    if ruleset.source.url is not None:
-        lines.append(f"url = {toml_string(ruleset.source.url)}")
-
-    lines += [
-        "",
-        "[main]",
-        f"method = {toml_string(ruleset.method.value)}",
-        f"mains = {_ints(ruleset.mains)}",
-    ]
-
-    shared = frozenset().union(*(row.chances for row in ruleset.rows))
-    inherits = {row.main: shared - row.nicks - row.outs == row.chances for row in ruleset.rows}
-    lines += ["", "[opening]"]
-    if any(inherits.values()):
-        lines.append(f"chances = {_ints(shared)}")
-    for row in ruleset.rows:
-        lines += ["", f"[opening.{row.main}]"]
-        if row.nicks:
-            lines.append(f"nicks = {_ints(row.nicks)}")
-        if row.outs:
-            lines.append(f"outs = {_ints(row.outs)}")
-        if not inherits[row.main]:
-            lines.append(f"chances = {_ints(row.chances)}")
-
-    lines += [
-        "",
-        "[dice_passing]",
-        f"after_losses = {ruleset.passing.after_losses}",
-        f"losses = {toml_string(ruleset.passing.losses.value)}",
-    ]
-    return "\n".join(lines) + "\n"
+to_toml = ruleset_to_toml

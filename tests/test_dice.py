@@ -151,3 +151,9 @@ class TestOutcomes:
     def test_probability_is_exact(self) -> None:
         assert isinstance(total_probability(7), Fraction)
         assert total_probability(7) == Fraction(1, 6)
+
+
+@pytest.mark.parametrize("text", ["٣-٤", "３-４", "³-⁴"])
+def test_non_ascii_digits_are_not_faces(text: str) -> None:
+    with pytest.raises(InvalidError, match="expected two faces from 1 to 6"):
+        Roll.parse(text)

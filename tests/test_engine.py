@@ -257,7 +257,7 @@ class TestIllegal:
             apply(new_round(CRAPS), CallMain(7))
         message = str(info.value)
         assert message.startswith("illegal call of main 7 in round (main 7, no chance yet)")
-        assert "the main is already set" in message
+        assert "the main is always 7 in 'craps'" in message
 
     def test_call_after_the_main_is_set(self) -> None:
         with pytest.raises(IllegalError) as info:

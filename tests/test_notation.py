@@ -222,3 +222,9 @@ class TestCorruptRecord:
         text = dump_round(BRITANNICA, WORKED_EXAMPLE) + "garbage\n"
         with pytest.raises(InvalidError, match="line 6 is not JSON"):
             load_round(text)
+
+
+def test_a_header_with_extra_keys_is_refused() -> None:
+    text = '{"format": "hazard-round/1", "ruleset": "craps", "extra": 1}\n{"action": "3-4"}\n'
+    with pytest.raises(InvalidError, match="line 1"):
+        load_round(text)

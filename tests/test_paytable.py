@@ -115,8 +115,6 @@ class TestValidation:
     @pytest.mark.parametrize(
         "kwargs",
         [
-            {"true_odds": True},  # flat defaults to 1: two ways
-            {"flat": None},  # no way at all
             {"flat": Fraction(2), "table": {(7, 4): Fraction(2)}},
             {"flat": None, "true_odds": True, "table": {(7, 4): Fraction(2)}},
         ],
@@ -188,3 +186,8 @@ class TestValidation:
 def test_format_odds(odds: Fraction, text: str) -> None:
     assert format_odds(odds) == text
     assert Fraction(text) == odds
+
+
+def test_true_odds_alone_needs_no_flat_and_nothing_said_is_even() -> None:
+    assert Paytable("t", "T", true_odds=True).chance_odds(7, 4) == 2
+    assert Paytable("e", "E").chance_odds(7, 4) == 1

@@ -19,7 +19,7 @@ from tests.strategies import rulesets, to_toml
 from hazard.core.dice import TOTALS, ways
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import Paytable
-from hazard.core.rules import DicePassing, LossCount, MainMethod, Opening, Ruleset
+from hazard.core.rules import DicePassing, LossCount, MainMethod, Opening, Ruleset, StakeArrangement
 from hazard.core.rulesets import (
     DEFAULT_RULESET,
     builtin_paytables,
@@ -1013,3 +1013,53 @@ class TestUserPaytable:
         with pytest.raises(InvalidError) as info:
             load_paytable(path)
         assert str(info.value) == f"no paytable file at {str(path)!r}"
+
+
+def test_stake_arrangements_of_the_builtins() -> None:
+    expected = {
+        "britannica-1911": StakeArrangement.SETTER_SUM,
+        "wikipedia": StakeArrangement.BANK,
+        "ecws-1674": StakeArrangement.SETTER_SUM,
+        "cotton-1674": StakeArrangement.SETTER_SUM,
+        "sca-isenfir": StakeArrangement.ALL_AGAINST_CASTER,
+        "craps": StakeArrangement.BANK,
+    }
+    assert {ruleset.id: ruleset.stakes for ruleset in builtin_rulesets()} == expected
+
+
+def _craps_file(extra: str = "", opening_key: str = "7") -> str:
+    return (
+        f'id = "mine"\nname = "Mine"\n{extra}[source]\ncitation = "house"\n'
+        '[main]\nmethod = "fixed"\nmains = [7]\n[opening]\nchances = [4, 5, 6, 8, 9, 10]\n'
+        f"[opening.{opening_key}]\nnicks = [7, 11]\nouts = [2, 3, 12]\n"
+    )
+
+
+def test_an_unknown_stake_arrangement_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(_craps_file('stakes = "house"\n'), encoding="utf-8")
+    with pytest.raises(InvalidError, match="stakes = 'house': expected one of 'bank', 'setter-sum'"):
+        load_ruleset(path)
+
+
+def test_a_padded_main_key_is_refused_as_such(tmp_path: Path) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(_craps_file(opening_key="07"), encoding="utf-8")
+    with pytest.raises(InvalidError, match=r"opening\.07: expected a main from 2 to 12"):
+        load_ruleset(path)
+
+
+def test_a_paytable_path_is_relative_to_the_ruleset_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "odds.toml").write_text(
+        'id = "odds"\nname = "Odds"\nnick = "1"\nchance = "3/2"\n', encoding="utf-8"
+    )
+    (folder / "rules.toml").write_text(_craps_file('paytable = "odds.toml"\n'), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # not the ruleset's folder
+    ruleset = load_ruleset(folder / "rules.toml")
+    paytable = paytable_for(ruleset)
+    assert paytable is not None
+    assert paytable.chance_odds(7, 4) == Fraction(3, 2)

@@ -16,7 +16,7 @@ TOTALS: tuple[int, ...] = tuple(range(2, 13))
 """Every total two dice can show, 2 to 12."""
 
 # "3-4", "3 4", "3,4", "3+4" and "34" all name the same throw; anything else is refused.
-_ROLL_TEXT = re.compile(r"^\s*(\d)\s*(?:[-,+/x ]\s*)?(\d)\s*$")
+_ROLL_TEXT = re.compile(r"^\s*([0-9])\s*(?:[-,+/x ]\s*)?([0-9])\s*$")
 
 
 @dataclass(frozen=True, order=True, slots=True)

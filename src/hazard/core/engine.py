@@ -127,7 +127,9 @@ def apply(state: Round, action: Action) -> tuple[Round, tuple[Event, ...]]:
 
 def _call(state: Round, main: int) -> tuple[Round, tuple[Event, ...]]:
     if to_move(state) is not Mover.CASTER:
-        if state.phase is Phase.MAIN:
+        if state.ruleset.method is MainMethod.FIXED:
+            why = f"the main is always {state.ruleset.mains[0]} in {state.ruleset.id!r}"
+        elif state.phase is Phase.MAIN:
             why = f"the main is thrown, not called, in {state.ruleset.id!r}"
         else:
             why = "the main is already set" if state.phase is not Phase.OVER else "the round is over"

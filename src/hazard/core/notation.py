@@ -24,7 +24,7 @@ __all__ = ["RECORD_FORMAT", "dump_round", "format_action", "load_round", "parse_
 RECORD_FORMAT = "hazard-round/1"
 """The first line of a round's record names this format, so a foreign file is refused, not misread."""
 
-_CALL = re.compile(r"^\s*(?:call|main)\s+(\d+)\s*$", re.IGNORECASE)
+_CALL = re.compile(r"^\s*(?:call|main)\s+([0-9]+)\s*$", re.IGNORECASE)
 
 
 def format_action(action: Action) -> str:
@@ -81,7 +81,11 @@ def load_round(text: str) -> tuple[str, list[Action]]:
     first, head = lines[0]
     header = _json_object(head, first)
     ruleset_id = header.get("ruleset")
-    if header.get("format") != RECORD_FORMAT or not isinstance(ruleset_id, str):
+    if (
+        set(header) != {"format", "ruleset"}
+        or header["format"] != RECORD_FORMAT
+        or not isinstance(ruleset_id, str)
+    ):
         raise InvalidError(
             f"invalid round record: line {first} is {head.strip()!r}; "
             f'expected {{"format": "{RECORD_FORMAT}", "ruleset": ID}}'

@@ -45,13 +45,16 @@ class Paytable:
     id: str
     name: str
     nick: Fraction = Fraction(1)
-    flat: Fraction | None = Fraction(1)
+    flat: Fraction | None = None
+    """Odds on every won chance; left None with ``true_odds`` or a ``table``, and 1 when neither is given."""
     true_odds: bool = False
     table: Mapping[tuple[int, int], Fraction] = field(default_factory=dict, hash=False)
     source: Source | None = None
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.flat is None and not self.true_odds and not self.table:
+            object.__setattr__(self, "flat", Fraction(1))  # nothing said: even money
         kinds = (self.flat is not None) + self.true_odds + bool(self.table)
         if kinds != 1:
             raise InvalidError(

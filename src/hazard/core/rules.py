@@ -21,6 +21,7 @@ __all__ = [
     "Opening",
     "Ruleset",
     "Source",
+    "StakeArrangement",
 ]
 
 
@@ -39,6 +40,18 @@ class MainMethod(enum.Enum):
     @property
     def is_thrown(self) -> bool:
         return self in (MainMethod.THROWN, MainMethod.THROWN_OR_PASS)
+
+
+class StakeArrangement(enum.Enum):
+    """Who stakes against the caster, and who names the sum. Every wager then pays by the paytable."""
+
+    BANK = "bank"
+    """The caster names his stake against a setter or bank, who covers what the paytable can pay."""
+    SETTER_SUM = "setter-sum"
+    """A setter puts down a sum and the caster accepts it by throwing."""
+    ALL_AGAINST_CASTER = "all-against-caster"
+    """Every other player may bet against the caster, who must cover them all; once the chance is set,
+    further bets need the caster's consent."""
 
 
 class Opening(enum.Enum):
@@ -179,6 +192,8 @@ class Ruleset:
     passing: DicePassing = DicePassing()
     paytable: str | None = None
     """Id of the paytable the source gives, or None where it gives none."""
+    stakes: StakeArrangement = StakeArrangement.SETTER_SUM
+    """How stakes are laid at a table playing this ruleset."""
     notes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=(), compare=False)
 

@@ -13,7 +13,7 @@ the place in it and what was expected.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -24,7 +24,7 @@ from typing import Any
 from hazard.core.dice import TOTALS
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import ChanceOdds, Paytable
-from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source
+from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -37,6 +37,7 @@ __all__ = [
     "paytable_for",
     "paytable_from_toml",
     "ruleset_from_toml",
+    "ruleset_to_toml",
 ]
 
 DEFAULT_RULESET = "wikipedia"
@@ -117,16 +118,26 @@ def _source(table: _Table) -> Source:
     return result
 
 
+def _total_key(key: str) -> int | None:
+    """A table key naming a total: ``"7"`` (never ``"07"`` or a non-ASCII digit), or None."""
+    if key.isascii() and key.isdigit() and str(int(key)) == key and int(key) in TOTALS:
+        return int(key)
+    return None
+
+
 def _identifier(table: _Table) -> str:
     ident = table.text("id")
     assert ident is not None
-    if not ident.replace("-", "").isalnum() or ident != ident.lower():
+    if not (ident.isascii() and ident.replace("-", "").isalnum()) or ident != ident.lower():
         raise table.fail(f"id = {ident!r}: expected lower-case letters, digits and dashes")
     return ident
 
 
-def ruleset_from_toml(text: str, origin: str) -> Ruleset:
-    """Validate TOML ``text`` as a ruleset; ``origin`` names it in errors (a path, or ``built-in ID``)."""
+def ruleset_from_toml(text: str, origin: str, *, folder: Path | None = None) -> Ruleset:
+    """Validate TOML ``text`` as a ruleset; ``origin`` names it in errors (a path, or ``built-in ID``).
+
+    A paytable named by a relative path is looked for in ``folder``, the ruleset file's own folder.
+    """
 
     def fail(problem: str) -> InvalidError:
         return InvalidError(f"invalid ruleset {origin}: {problem}")
@@ -141,6 +152,19 @@ def ruleset_from_toml(text: str, origin: str) -> Ruleset:
     aliases = top.texts("aliases")
     notes = top.texts("notes")
     paytable = top.text("paytable", required=False)
+    if (
+        paytable is not None
+        and folder is not None
+        and _is_path(paytable)
+        and not Path(paytable).is_absolute()
+    ):
+        paytable = str(folder / paytable)
+    stakes_text = top.text("stakes", required=False) or StakeArrangement.SETTER_SUM.value
+    try:
+        stakes = StakeArrangement(stakes_text)
+    except ValueError:
+        choices = ", ".join(repr(s.value) for s in StakeArrangement)
+        raise fail(f"stakes = {stakes_text!r}: expected one of {choices}") from None
     source = _source(top)
 
     main = top.table("main")
@@ -162,7 +186,7 @@ def ruleset_from_toml(text: str, origin: str) -> Ruleset:
     default_chances = opening.totals("chances", required=False)
     row_keys = {key for key in opening.data if key != "chances"}
     for key in sorted(row_keys):
-        if not key.isdigit() or int(key) not in TOTALS:
+        if _total_key(key) is None:
             raise fail(f"opening.{key}: expected a main from 2 to 12 (a table such as [opening.7])")
     rows = []
     for total in sorted(mains):
@@ -216,6 +240,7 @@ def ruleset_from_toml(text: str, origin: str) -> Ruleset:
             rows=tuple(rows),
             passing=passing,
             paytable=paytable,
+            stakes=stakes,
             notes=notes,
             aliases=aliases,
         )
@@ -270,13 +295,13 @@ def paytable_from_toml(text: str, origin: str) -> Paytable:
         if odds_table is None:
             raise fail('chance = "table" but there is no [odds] table')
         for main_key in sorted(odds_table.data):
-            if not main_key.isdigit() or int(main_key) not in TOTALS:
+            if _total_key(main_key) is None:
                 raise fail(f"odds.{main_key}: expected a main from 2 to 12")
             row = odds_table.table(main_key)
             assert row is not None
             for chance_key, value in sorted(row.data.items()):
                 row.read.add(chance_key)
-                if not chance_key.isdigit() or int(chance_key) not in TOTALS:
+                if _total_key(chance_key) is None:
                     raise fail(f"odds.{main_key}.{chance_key}: expected a chance from 2 to 12")
                 if value == "-":  # printed tables mark the impossible cell (chance = main) with a dash
                     continue
@@ -284,7 +309,9 @@ def paytable_from_toml(text: str, origin: str) -> Paytable:
         odds_table.done(lambda key: True)
     else:
         flat = _odds(chance, "chance", fail)
-    if odds_table is not None and not table:
+    if chance == ChanceOdds.TABLE and not table:
+        raise fail('chance = "table" but the [odds] table gives no odds at all')
+    if odds_table is not None and chance != ChanceOdds.TABLE:
         raise fail('an [odds] table is given but chance is not "table"')
     top.done()
     assert name is not None
@@ -312,7 +339,7 @@ def _read(path: Path, what: str) -> str:
 def load_ruleset(path: str | Path) -> Ruleset:
     """Read and validate a user's ruleset file."""
     path = Path(path)
-    return ruleset_from_toml(_read(path, "ruleset"), repr(str(path)))
+    return ruleset_from_toml(_read(path, "ruleset"), repr(str(path)), folder=path.parent)
 
 
 def load_paytable(path: str | Path) -> Paytable:
@@ -379,3 +406,78 @@ def paytable_for(ruleset: Ruleset, name: str | None = None) -> Paytable | None:
     paytable = find_paytable(name)
     paytable.check(ruleset)
     return paytable
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string holding exactly ``text``."""
+    out = []
+    for char in text:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def _strings(items: Iterable[str]) -> str:
+    return "[" + ", ".join(_toml_string(item) for item in items) + "]"
+
+
+def _ints(items: Iterable[int]) -> str:
+    return "[" + ", ".join(str(item) for item in sorted(items)) + "]"
+
+
+def ruleset_to_toml(ruleset: Ruleset) -> str:
+    """Write ``ruleset`` in the format of ``src/hazard/core/rulesets/data/*.toml``.
+
+    Where several rows share their chances the writer puts them in ``[opening] chances`` and leaves them out
+    of the rows, as the built-in files do; empty nick and out lists are left out. Both are what the loader
+    fills in, so the text reads back to an equal ruleset.
+    """
+    lines = [f"id = {_toml_string(ruleset.id)}", f"name = {_toml_string(ruleset.name)}"]
+    if ruleset.aliases:
+        lines.append(f"aliases = {_strings(ruleset.aliases)}")
+    if ruleset.paytable is not None:
+        lines.append(f"paytable = {_toml_string(ruleset.paytable)}")
+    lines.append(f"stakes = {_toml_string(ruleset.stakes.value)}")
+    lines.append(f"notes = {_strings(ruleset.notes)}")
+
+    lines += ["", "[source]", f"citation = {_toml_string(ruleset.source.citation)}"]
+    if ruleset.source.file is not None:
+        lines.append(f"file = {_toml_string(ruleset.source.file)}")
+    if ruleset.source.url is not None:
+        lines.append(f"url = {_toml_string(ruleset.source.url)}")
+
+    lines += [
+        "",
+        "[main]",
+        f"method = {_toml_string(ruleset.method.value)}",
+        f"mains = {_ints(ruleset.mains)}",
+    ]
+
+    shared: frozenset[int] = frozenset().union(*(row.chances for row in ruleset.rows))
+    inherits = {row.main: shared - row.nicks - row.outs == row.chances for row in ruleset.rows}
+    lines += ["", "[opening]"]
+    if any(inherits.values()):
+        lines.append(f"chances = {_ints(shared)}")
+    for row in ruleset.rows:
+        lines += ["", f"[opening.{row.main}]"]
+        if row.nicks:
+            lines.append(f"nicks = {_ints(row.nicks)}")
+        if row.outs:
+            lines.append(f"outs = {_ints(row.outs)}")
+        if not inherits[row.main]:
+            lines.append(f"chances = {_ints(row.chances)}")
+
+    lines += [
+        "",
+        "[dice_passing]",
+        f"after_losses = {ruleset.passing.after_losses}",
+        f"losses = {_toml_string(ruleset.passing.losses.value)}",
+    ]
+    return "\n".join(lines) + "\n"
