@@ -23,7 +23,7 @@ from typing import Any
 
 from hazard.core.dice import TOTALS
 from hazard.core.errors import InvalidError
-from hazard.core.paytable import ChanceOdds, Paytable
+from hazard.core.paytable import ChanceOdds, Paytable, format_odds
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "load_ruleset",
     "paytable_for",
     "paytable_from_toml",
+    "paytable_to_toml",
     "ruleset_from_toml",
     "ruleset_to_toml",
 ]
@@ -480,4 +481,30 @@ def ruleset_to_toml(ruleset: Ruleset) -> str:
         f"after_losses = {ruleset.passing.after_losses}",
         f"losses = {_toml_string(ruleset.passing.losses.value)}",
     ]
+    return "\n".join(lines) + "\n"
+
+
+def paytable_to_toml(paytable: Paytable) -> str:
+    """Write ``paytable`` in the format of ``src/hazard/core/rulesets/paytables/*.toml``."""
+    lines = [f"id = {_toml_string(paytable.id)}", f"name = {_toml_string(paytable.name)}"]
+    lines.append(f"notes = {_strings(paytable.notes)}")
+    lines.append(f"nick = {_toml_string(format_odds(paytable.nick))}")
+    if paytable.flat is not None:
+        lines.append(f"chance = {_toml_string(format_odds(paytable.flat))}")
+    elif paytable.true_odds:
+        lines.append(f"chance = {_toml_string(ChanceOdds.TRUE)}")
+    else:
+        lines.append(f"chance = {_toml_string(ChanceOdds.TABLE)}")
+    if paytable.source is not None:
+        lines += ["", "[source]", f"citation = {_toml_string(paytable.source.citation)}"]
+        if paytable.source.file is not None:
+            lines.append(f"file = {_toml_string(paytable.source.file)}")
+        if paytable.source.url is not None:
+            lines.append(f"url = {_toml_string(paytable.source.url)}")
+    mains = sorted({main for main, _ in paytable.table})
+    for main in mains:
+        lines += ["", f"[odds.{main}]"]
+        for (row, chance), odds in sorted(paytable.table.items()):
+            if row == main:
+                lines.append(f"{chance} = {_toml_string(format_odds(odds))}")
     return "\n".join(lines) + "\n"
