@@ -77,6 +77,17 @@ def test_rules_of_a_source_without_paytable(capsys: pytest.CaptureFixture[str]) 
     assert "true-odds" in out
 
 
+def test_rules_toml_is_a_loadable_copy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "rules", "ecws", "--toml")
+    assert code == 0
+    path = tmp_path / "copy.toml"
+    path.write_text(out, encoding="utf-8")
+    code, shown, _ = run(capsys, "odds", "-r", str(path), "--main", "7", "-f", "json")
+    assert code == 0
+    assert json.loads(shown)["mains"][0]["p_win"] == "433/935"
+    assert "name the ruleset to print" in fails(capsys, "rules", "--toml")
+
+
 # --- hazard odds -------------------------------------------------------------------------------------------
 
 

@@ -11,7 +11,14 @@ from hazard.analysis import analyse
 from hazard.analysis.bets import analyse_bet
 from hazard.cli import render
 from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
-from hazard.core.rulesets import DEFAULT_RULESET, builtin_rulesets, find_ruleset, paytable_for
+from hazard.core.errors import InvalidError
+from hazard.core.rulesets import (
+    DEFAULT_RULESET,
+    builtin_rulesets,
+    find_ruleset,
+    paytable_for,
+    ruleset_to_toml,
+)
 
 __all__ = ["bet", "odds", "rules"]
 
@@ -25,9 +32,19 @@ class BetFormat(enum.Enum):
 def rules(
     ruleset: Annotated[str | None, typer.Argument(help="A ruleset id, alias or .toml path to show.")] = None,
     paytable: PaytableOption = None,
+    toml: Annotated[
+        bool, typer.Option("--toml", help="Print the ruleset as a TOML file, to copy and change.")
+    ] = False,
 ) -> None:
     """List the built-in rulesets, or show one as its source prints it: the table by main, citation, notes."""
     out = console()
+    if toml:
+        if ruleset is None:
+            raise InvalidError(
+                "invalid use of --toml: name the ruleset to print, e.g. hazard rules craps --toml"
+            )
+        print(ruleset_to_toml(find_ruleset(ruleset)), end="")
+        return
     if ruleset is None:
         out.print(render.ruleset_list_view(builtin_rulesets()))
         out.print("Show one with: hazard rules ID")

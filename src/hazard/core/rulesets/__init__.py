@@ -425,8 +425,11 @@ def _toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _strings(items: Iterable[str]) -> str:
-    return "[" + ", ".join(_toml_string(item) for item in items) + "]"
+def _strings(items: Iterable[str], *, one_per_line: bool = False) -> str:
+    quoted = [_toml_string(item) for item in items]
+    if one_per_line and quoted:
+        return "[\n" + "".join(f"  {item},\n" for item in quoted) + "]"
+    return "[" + ", ".join(quoted) + "]"
 
 
 def _ints(items: Iterable[int]) -> str:
@@ -446,7 +449,7 @@ def ruleset_to_toml(ruleset: Ruleset) -> str:
     if ruleset.paytable is not None:
         lines.append(f"paytable = {_toml_string(ruleset.paytable)}")
     lines.append(f"stakes = {_toml_string(ruleset.stakes.value)}")
-    lines.append(f"notes = {_strings(ruleset.notes)}")
+    lines.append(f"notes = {_strings(ruleset.notes, one_per_line=True)}")
 
     lines += ["", "[source]", f"citation = {_toml_string(ruleset.source.citation)}"]
     if ruleset.source.file is not None:
@@ -487,7 +490,7 @@ def ruleset_to_toml(ruleset: Ruleset) -> str:
 def paytable_to_toml(paytable: Paytable) -> str:
     """Write ``paytable`` in the format of ``src/hazard/core/rulesets/paytables/*.toml``."""
     lines = [f"id = {_toml_string(paytable.id)}", f"name = {_toml_string(paytable.name)}"]
-    lines.append(f"notes = {_strings(paytable.notes)}")
+    lines.append(f"notes = {_strings(paytable.notes, one_per_line=True)}")
     lines.append(f"nick = {_toml_string(format_odds(paytable.nick))}")
     if paytable.flat is not None:
         lines.append(f"chance = {_toml_string(format_odds(paytable.flat))}")
