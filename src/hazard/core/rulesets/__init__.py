@@ -107,6 +107,19 @@ class _Table:
             raise self.fail(f"unknown key {self._at(unknown[0])!r}: expected one of {known}")
 
 
+def _document(text: str, what: str) -> _Table:
+    """Parse a TOML file's ``text``; errors read ``invalid {what}: ...``."""
+
+    def fail(problem: str) -> InvalidError:
+        return InvalidError(f"invalid {what}: {problem}")
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise fail(f"not valid TOML ({error})") from None
+    return _Table(data, "", fail)
+
+
 def _source(table: _Table) -> Source:
     source = table.table("source")
     assert source is not None
@@ -140,14 +153,8 @@ def ruleset_from_toml(text: str, origin: str, *, folder: Path | None = None) -> 
     A paytable named by a relative path is looked for in ``folder``, the ruleset file's own folder.
     """
 
-    def fail(problem: str) -> InvalidError:
-        return InvalidError(f"invalid ruleset {origin}: {problem}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise fail(f"not valid TOML ({error})") from None
-    top = _Table(data, "", fail)
+    top = _document(text, f"ruleset {origin}")
+    fail = top.fail
     ident = _identifier(top)
     name = top.text("name")
     aliases = top.texts("aliases")
@@ -271,14 +278,9 @@ def _odds(value: object, where: str, fail: Callable[[str], InvalidError]) -> Fra
 def paytable_from_toml(text: str, origin: str) -> Paytable:
     """Validate TOML ``text`` as a paytable; ``origin`` names it in errors."""
 
-    def fail(problem: str) -> InvalidError:
-        return InvalidError(f"invalid paytable {origin}: {problem}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise fail(f"not valid TOML ({error})") from None
-    top = _Table(data, "", fail)
+    top = _document(text, f"paytable {origin}")
+    fail = top.fail
+    data = top.data
     ident = _identifier(top)
     name = top.text("name")
     notes = top.texts("notes")
