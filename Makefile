@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hazard odds
+	$(BIN)/hazard play
 
 test: lint typecheck layers unit
 
@@ -29,6 +29,11 @@ layers: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest src tests
+
+# Benchmarks (docs/benchmarks.md): slow, and not part of `make test`.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet --group bench
+	$(BIN)/python bench/bench_simulate.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -16,6 +16,18 @@ from hazard.core.dice import ROLLS, TOTALS, Roll
 from hazard.core.errors import InvalidError
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
 from hazard.core.rulesets import find_paytable, ruleset_to_toml
+from hazard.table.actions import (
+    Call,
+    CancelBet,
+    OfferBet,
+    PassDice,
+    Sit,
+    Stake,
+    TableAction,
+    TakeBet,
+    Throw,
+    Withdraw,
+)
 
 __all__ = [
     "dice_passings",
@@ -24,7 +36,9 @@ __all__ = [
     "ruleset_ids",
     "rulesets",
     "sources",
+    "table_actions",
     "texts",
+    "throw_of",
     "to_toml",
 ]
 
@@ -130,3 +144,29 @@ def rulesets(draw: st.DrawFn, *, methods: Iterable[MainMethod] = tuple(MainMetho
 # --- TOML writer: the core's own, re-exported for the tests that used it from here ---
 
 to_toml = ruleset_to_toml
+
+
+# --- table actions (hazard.table) ---
+
+
+def table_actions() -> st.SearchStrategy[TableAction]:
+    """Any table action with fields the game record can store (it need not be legal at any table)."""
+    names = texts(max_size=12)
+    money = st.fractions(min_value=0, max_value=10**6, max_denominator=1000)
+    numbers = st.integers(-(2**31), 2**31)
+    return st.one_of(
+        st.builds(Sit, names, money, st.none() | texts(max_size=10)),
+        st.builds(Stake, names, money, st.booleans()),
+        st.builds(Withdraw, names),
+        st.builds(Call, numbers),
+        st.builds(Throw, rolls()),
+        st.builds(OfferBet, names, texts(max_size=30), money, money),
+        st.builds(TakeBet, numbers, names),
+        st.builds(CancelBet, numbers),
+        st.just(PassDice()),
+    )
+
+
+def throw_of(total: int) -> Throw:
+    """A throw showing ``total``, for tests where the faces do not matter: 1-1 ... 1-6, then 2-6 ... 6-6."""
+    return Throw(Roll(1, total - 1) if total <= 7 else Roll(total - 6, 6))

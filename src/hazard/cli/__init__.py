@@ -11,11 +11,11 @@ from typing import NoReturn
 
 import typer
 
-from hazard.cli import exact  # registers its commands on the app
+from hazard.cli import exact, play, record, simulate  # each registers its commands on the app
 from hazard.cli.app import app
 from hazard.core.errors import HazardError
 
-__all__ = ["app", "exact", "main"]
+__all__ = ["app", "exact", "main", "play", "record", "simulate"]
 
 
 def _fail(message: str) -> NoReturn:

@@ -12,7 +12,10 @@ __all__ = ["PaytableOption", "RulesetOption", "TextFormat", "app", "console"]
 
 app = typer.Typer(
     name="hazard",
-    help="Hazard, the historical dice game: its rules as each source gives them, and their exact odds.",
+    help=(
+        "Hazard, the historical dice game: its rules as each source gives them, their exact odds, "
+        "simulation, and a table to play at, against bots or as a referee for real dice."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -19,6 +19,7 @@ from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
 
 __all__ = [
+    "BOT_POLICIES",
     "Call",
     "CancelBet",
     "OfferBet",
@@ -32,6 +33,10 @@ __all__ = [
     "action_from_json",
     "action_to_json",
 ]
+
+
+BOT_POLICIES = ("setter", "bystander")
+"""The bot policies a seat can be played by (see :mod:`hazard.table.bots`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,19 +16,19 @@ Any bot holding the dice calls the main it was given (7 by default).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from hazard.core.engine import Mover, to_move
 from hazard.core.errors import InvalidError
 from hazard.core.propositions import SOURCE_BETS, parse_proposition
 from hazard.core.rules import StakeArrangement
-from hazard.table.actions import Call, OfferBet, Stake, TableAction, TakeBet
+from hazard.core.state import Phase
+from hazard.table.actions import BOT_POLICIES, Call, OfferBet, Stake, TableAction, TakeBet
 from hazard.table.state import Table, apply_action
 
 __all__ = ["BOT_POLICIES", "BotBrains"]
 
-BOT_POLICIES = ("setter", "bystander")
 _FAIR_BETS = frozenset(parse_proposition(text) for text in SOURCE_BETS)
 
 
@@ -53,6 +53,14 @@ class BotBrains:
         mains = table.ruleset.mains
         main = self.main if self.main in mains else (7 if 7 in mains else mains[0])
         return Call(main)
+
+    def consents(self, table: Table, stake: Stake) -> bool:
+        """Whether a bot caster agrees to ``stake`` laid once the chance is set: whenever it can cover it."""
+        if table.caster is None or table.player(table.caster).bot is None or stake.consent:
+            return False
+        if table.round.phase is not Phase.CHANCE:
+            return False
+        return _affordable(table, replace(stake, consent=True))
 
     def stakes(self, table: Table) -> list[TableAction]:
         """Stakes the setter bots lay before the round begins."""
@@ -88,7 +96,9 @@ class BotBrains:
             if player.bot != "bystander" or any(b.backer == player.name for b in table.side_bets):
                 continue
             if table.available(player.name) >= self.unit:
-                text = SOURCE_BETS[(table.rounds_played + len(player.name)) % len(SOURCE_BETS)]
+                # Each bystander starts at its own place in the list (by its name), then moves on a round.
+                start = sum(map(ord, player.name))
+                text = SOURCE_BETS[(table.rounds_played + start) % len(SOURCE_BETS)]
                 actions.append(OfferBet(player.name, text, self.unit))
         return actions
 

@@ -13,9 +13,9 @@ folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,7 @@ _games = sa.Table(
     sa.Column("stakes", sa.String(40), nullable=False),
     sa.Column("dice", sa.String(40), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("settings", sa.Text, nullable=False),
 )
 _entries = sa.Table(
     "hazard_entries",
@@ -106,6 +107,8 @@ class GameInfo:
     stakes: StakeArrangement
     dice: str
     seed: int | None
+    settings: Mapping[str, str] = field(default_factory=dict)
+    """What the front end that started the game kept with it (its kind, a bot's stake unit ...)."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ class GameStore:
         try:
             engine = sa.create_engine(url)
             with engine.begin() as connection:
+                _check_layout(connection)
                 _metadata.create_all(connection)
         except (SQLAlchemyError, ValueError, ImportError) as error:
             raise InvalidError(f"cannot open the game record {url!r}: {_reason(error)}") from None
@@ -214,6 +218,7 @@ class GameStore:
         dice: str,
         seed: int | None = None,
         label: str = "",
+        settings: Mapping[str, str] | None = None,
     ) -> int:
         """Start a new game's record; its id."""
         row = {
@@ -225,6 +230,7 @@ class GameStore:
             "stakes": stakes.value,
             "dice": dice,
             "seed": seed,
+            "settings": json.dumps(dict(settings or {}), sort_keys=True),
         }
         with self._write() as connection:
             result = connection.execute(_games.insert().values(**row))
@@ -274,7 +280,7 @@ class GameStore:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
             try:
                 item = _item_from_json(json.loads(data))
-            except (json.JSONDecodeError, HazardError) as error:
+            except (ValueError, TypeError, RecursionError) as error:  # bad JSON or bytes; a HazardError
                 raise InvalidError(
                     f"record of game {game} is corrupt: entry {seq}: {_reason(error)}"
                 ) from None
@@ -299,6 +305,21 @@ class GameStore:
             raise InvalidError(f"cannot read the game record {self.url!r}: {_reason(error)}") from None
 
 
+def _check_layout(connection: sa.Connection) -> None:
+    """Refuse a database that is someone else's rather than add tables to it or misread it."""
+    inspector = sa.inspect(connection)
+    present = set(inspector.get_table_names())
+    ours = {table.name: table for table in _metadata.sorted_tables}
+    if present and not present & set(ours) and connection.dialect.name == "sqlite":
+        shown = ", ".join(sorted(present)[:5])
+        raise InvalidError(f"it is a database of something else (tables: {shown}), not a hazard game record")
+    for name, table in ours.items():
+        if name in present:
+            columns = {column["name"] for column in inspector.get_columns(name)}
+            if columns != set(table.c.keys()):
+                raise InvalidError(f"its table {name!r} is not laid out as a hazard game record ({FORMAT})")
+
+
 def _info(row: dict[str, Any]) -> GameInfo:
     game = row["id"]
     if row["format"] != FORMAT:
@@ -310,7 +331,19 @@ def _info(row: dict[str, Any]) -> GameInfo:
     except (HazardError, ValueError) as error:
         raise InvalidError(f"record of game {game} is corrupt: {_reason(error)}") from None
     seed = row["seed"]
-    return GameInfo(game, row["created"], row["label"], ruleset, paytable, stakes, row["dice"], seed)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InvalidError(f"record of game {game} is corrupt: seed {seed!r} is not a whole number")
+    try:
+        settings = json.loads(row["settings"])
+    except (ValueError, TypeError):
+        settings = None
+    if not isinstance(settings, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in settings.items()
+    ):
+        raise InvalidError(f"record of game {game} is corrupt: its settings are not a table of texts")
+    return GameInfo(
+        game, row["created"], row["label"], ruleset, paytable, stakes, row["dice"], seed, settings
+    )
 
 
 def _ruleset_id(text: str) -> str:

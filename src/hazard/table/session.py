@@ -7,6 +7,7 @@ killed at any instant leaves a record that replays to the last action it acknowl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -59,15 +60,23 @@ class Session:
         dice: str = "secure",
         seed: int | None = None,
         label: str = "",
+        settings: Mapping[str, str] | None = None,
         brains: BotBrains | None = None,
     ) -> Session:
-        """A new game, recorded in ``store``."""
+        """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game."""
         source = _dice_for(dice, seed)
         table = new_table(ruleset, paytable, stakes)
+        kept = dict(settings or {})
         game = store.create(
-            ruleset=ruleset, paytable=paytable, stakes=table.stakes, dice=dice, seed=seed, label=label
+            ruleset=ruleset,
+            paytable=paytable,
+            stakes=table.stakes,
+            dice=dice,
+            seed=seed,
+            label=label,
+            settings=kept,
         )
-        info = GameInfo(game, _now(), label, ruleset, paytable, table.stakes, dice, seed)
+        info = GameInfo(game, _now(), label, ruleset, paytable, table.stakes, dice, seed, kept)
         return cls(store, info, table, [], source, brains or BotBrains())
 
     @classmethod
@@ -109,14 +118,17 @@ class Session:
         self.table = replayed.table
         return self.table
 
-    def bots_act(self) -> list[tuple[TableAction, tuple[AnyEvent, ...]]]:
-        """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main."""
+    def bots_act(self, *, call: bool = True) -> list[tuple[TableAction, tuple[AnyEvent, ...]]]:
+        """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
+
+        With ``call`` False a bot caster holds back its call, so that people may still stake first.
+        """
         done: list[tuple[TableAction, tuple[AnyEvent, ...]]] = []
         for _ in range(100):  # each pass makes progress; the bound only guards against a policy loop
-            call = self.brains.call(self.table)
+            main = self.brains.call(self.table) if call else None
             wanted = [*self.brains.side_bets(self.table), *self.brains.stakes(self.table)]
-            if call is not None and not wanted:
-                wanted = [call]
+            if main is not None and not wanted:
+                wanted = [main]
             if not wanted:
                 break
             action = wanted[0]

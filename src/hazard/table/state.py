@@ -17,9 +17,10 @@ from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.events import Event as RoundEvent
 from hazard.core.paytable import Paytable
 from hazard.core.propositions import Proposition, Tracker, parse_proposition, start
-from hazard.core.rules import LossCount, Ruleset, StakeArrangement
+from hazard.core.rules import LossCount, MainMethod, Ruleset, StakeArrangement
 from hazard.core.state import Outcome, Phase, Round, Termination
 from hazard.table.actions import (
+    BOT_POLICIES,
     Call,
     CancelBet,
     OfferBet,
@@ -240,8 +241,13 @@ class Table:
 
     @property
     def round_begun(self) -> bool:
-        """Whether the caster has called or the dice have been thrown in this round."""
-        return self.throws_this_round > 0 or (self.round.phase is not Phase.MAIN)
+        """Whether the caster has called or the dice have been thrown in this round.
+
+        A fixed main (craps) is set before anything happens, so it does not begin the round.
+        """
+        if self.throws_this_round > 0:
+            return True
+        return self.round.phase is not Phase.MAIN and self.ruleset.method is not MainMethod.FIXED
 
     def player(self, name: str) -> Player:
         for player in self.players:
@@ -326,8 +332,19 @@ def _sit(table: Table, action: Sit) -> tuple[Table, tuple[AnyEvent, ...]]:
         raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
     if action.bankroll < 0:
         raise InvalidError(f"invalid bankroll {action.bankroll} for {name!r}: expected 0 or more")
+    if action.bot is not None and action.bot not in BOT_POLICIES:
+        raise InvalidError(
+            f"invalid bot {action.bot!r} for {name!r}: expected one of {', '.join(BOT_POLICIES)}"
+        )
     player = Player(name, action.bankroll, action.bot)
-    table = replace(table, players=(*table.players, player))
+    # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
+    names = [p.name for p in table.players]
+    at = (
+        names.index(table.caster)
+        if table.caster is not None and names.index(table.caster) > 0
+        else len(names)
+    )
+    table = replace(table, players=(*table.players[:at], player, *table.players[at:]))
     events: list[AnyEvent] = [Seated(player)]
     if table.caster is None:
         table = replace(table, caster=name)
@@ -460,7 +477,8 @@ def _end_round(table: Table, caster: str, outcome: Outcome, events: list[AnyEven
 
 def _hand_on(table: Table, caster: str, reason: str, events: list[AnyEvent]) -> Table:
     new = table.next_after(caster)
-    events.append(CasterChanged(caster, new, reason))
+    if new != caster:  # alone at the table, the caster simply keeps the dice
+        events.append(CasterChanged(caster, new, reason))
     return replace(table, caster=new, losses_in_row=0)
 
 

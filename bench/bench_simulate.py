@@ -1,0 +1,152 @@
+"""Throws per second of ``hazard simulate`` against crapssim and against NumPy drawing one of 36 outcomes.
+
+All three are measured in one run, on the same machine, on the same workload: the craps pass line (the
+``craps`` ruleset: come-out 7 or 11 wins, 2, 3 or 12 loses, else the point before a 7), one unit flat.
+
+- hazard: the whole ``hazard simulate -r craps --rounds N --format json`` process, start-up included, timed
+  from outside; its throws are the ``throws`` field of its JSON. The compiled kernels are cached on disk by
+  the first run after an install; that first ("cold") run is timed apart, in a fresh cache folder.
+- NumPy: one process drawing integers in [0, 36) with ``Generator.integers`` (PCG64), a million at a time.
+- crapssim: a table with one player on the pass line for a number of rolls.
+
+Run ``make bench`` (or ``.venv/bin/python bench/bench_simulate.py``); ``--help`` lists the sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HAZARD = Path(sys.executable).with_name("hazard")
+
+
+def numpy_rate(draws: int, dtype: type[np.integer[Any]]) -> float:
+    """Integers in [0, 36) drawn per second by one NumPy process, ``2**20`` at a time."""
+    rng = np.random.default_rng(12345)
+    chunk = 1 << 20
+    rng.integers(0, 36, size=chunk, dtype=dtype)  # warm
+    done = 0
+    began = time.perf_counter()
+    while done < draws:
+        rng.integers(0, 36, size=chunk, dtype=dtype)
+        done += chunk
+    return done / (time.perf_counter() - began)
+
+
+def numpy_process(draws: int) -> float:
+    """Integers in [0, 36) per second of a whole ``python`` process that draws ``draws`` of them."""
+    code = (
+        "import numpy as np\n"
+        "rng = np.random.default_rng(12345)\n"
+        f"left = {draws}\n"
+        "while left > 0:\n"
+        "    n = min(left, 1 << 20)\n"
+        "    rng.integers(0, 36, size=n)\n"
+        "    left -= n\n"
+    )
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return draws / (time.perf_counter() - began)
+
+
+def hazard_run(rounds: int, env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds of one whole ``hazard simulate`` process, and the throws it reports."""
+    command = [
+        str(HAZARD),
+        "simulate",
+        "-r",
+        "craps",
+        "--rounds",
+        str(rounds),
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ]
+    began = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    seconds = time.perf_counter() - began
+    return seconds, int(json.loads(result.stdout)["throws"])
+
+
+def crapssim_rate(rolls: int) -> float:
+    """Rolls per second of crapssim, one player on the pass line."""
+    from crapssim.strategy import BetPassLine  # noqa: PLC0415 - a bench-only dependency
+    from crapssim.table import Table  # noqa: PLC0415
+
+    table = Table(seed=12345)
+    table.add_player(bankroll=10**12, strategy=BetPassLine(1))
+    began = time.perf_counter()
+    table.run(max_rolls=rolls, verbose=False)
+    seconds = time.perf_counter() - began
+    return table.dice.n_rolls / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=50_000_000, help="rounds for hazard simulate")
+    parser.add_argument("--repeat", type=int, default=3, help="warm hazard runs (the median is reported)")
+    parser.add_argument("--numpy-draws", type=int, default=400_000_000, help="integers NumPy draws")
+    parser.add_argument("--crapssim-rolls", type=int, default=200_000, help="rolls crapssim plays")
+    args = parser.parse_args()
+
+    cache = Path(tempfile.mkdtemp(prefix="hazard-numba-"))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    try:
+        cold_seconds, cold_throws = hazard_run(args.rounds, env)
+        warm = [hazard_run(args.rounds, env) for _ in range(args.repeat)]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    seconds = statistics.median(s for s, _ in warm)
+    throws = warm[0][1]
+    assert all(t == throws for _, t in warm), "the same seed must give the same throws"
+    hazard = throws / seconds
+    numpy64 = numpy_rate(args.numpy_draws, np.int64)
+    numpy8 = numpy_rate(args.numpy_draws, np.uint8)
+    numpy_whole = numpy_process(throws)
+    craps = crapssim_rate(args.crapssim_rolls)
+    report = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "rounds": args.rounds,
+        "hazard_throws": throws,
+        "hazard_seconds_warm_median": seconds,
+        "hazard_seconds_warm_all": [s for s, _ in warm],
+        "hazard_seconds_cold": cold_seconds,
+        "hazard_throws_per_second": hazard,
+        "hazard_throws_per_second_cold": cold_throws / cold_seconds,
+        "numpy_int64_draws_per_second": numpy64,
+        "numpy_uint8_draws_per_second": numpy8,
+        "numpy_whole_process_draws_per_second": numpy_whole,
+        "crapssim_rolls_per_second": craps,
+        "ratio_to_crapssim": hazard / craps,
+        "ratio_to_numpy_int64": hazard / numpy64,
+        "ratio_to_numpy_uint8": hazard / numpy8,
+        "ratio_to_numpy_whole_process": hazard / numpy_whole,
+    }
+    print(json.dumps(report, indent=2))
+    print(
+        f"\nhazard simulate, {args.rounds:,} craps rounds, whole process: {hazard / 1e6:,.1f} M throws/s "
+        f"({throws:,} throws in {seconds:.3f} s; first run, compiling: {cold_seconds:.2f} s)\n"
+        f"NumPy integers in [0, 36), one process: {numpy64 / 1e6:,.1f} M/s (int64), "
+        f"{numpy8 / 1e6:,.1f} M/s (uint8); as a whole process drawing as many: {numpy_whole / 1e6:,.1f} M/s\n"
+        f"crapssim, pass line: {craps / 1e3:,.1f} k rolls/s\n"
+        f"hazard / crapssim: {hazard / craps:,.0f}x (target 1,000x); "
+        f"hazard / NumPy: {hazard / numpy64:.2f} (target 0.5)",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,438 @@
+"""``hazard simulate``: Monte Carlo rounds and session studies, beside the exact odds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from hazard.analysis import MainOdds, analyse
+from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
+from hazard.core.errors import InvalidError
+from hazard.core.paytable import Paytable
+from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.rulesets import DEFAULT_RULESET, find_paytable, find_ruleset, paytable_for
+from hazard.sim import (
+    Estimate,
+    Exact,
+    GroupStats,
+    RoundStats,
+    SessionConfig,
+    SessionStudy,
+    Staking,
+    compile_table,
+    on_main,
+    round_stats,
+    simulate_rounds,
+    simulate_sessions,
+)
+from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
+from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, check_run, warm_up
+from hazard.sim.stream import check_seed
+
+__all__ = ["ExactFigures", "simulate"]
+
+_DEFAULT_ROUNDS = 1_000_000
+_DEFAULT_SESSION_ROUNDS = 200
+
+
+def _float(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _exact(odds: MainOdds) -> Exact:
+    return Exact(
+        p_win=float(odds.p_win),
+        p_nick=float(odds.p_nick),
+        p_out=float(odds.p_out),
+        expected_throws=float(odds.expected_throws),
+        throws_variance=float(odds.throws_variance),
+        p_chance_set={c: float(p) for c, p in odds.p_chance_set.items()},
+        p_win_by_chance={c: float(p) for c, p in odds.p_win_by_chance.items()},
+        p_main=float(odds.p_main),
+        expected_rounds_kept=_float(odds.expected_rounds_kept),
+        throws_distribution=tuple(float(p) for p in odds.throws_distribution),
+    )
+
+
+def _mix(rows: list[MainOdds]) -> Exact:
+    """A caster calling each main with equal chance: every figure is the mean of the mains' figures."""
+    k = len(rows)
+
+    def avg(values: list[Fraction]) -> float:
+        return float(sum(values, Fraction(0)) / k)
+
+    chances = sorted({c for row in rows for c in row.p_chance_set})
+    expected = sum((row.expected_throws for row in rows), Fraction(0)) / k
+    second = sum((row.throws_variance + row.expected_throws**2 for row in rows), Fraction(0)) / k
+    terms = min(len(row.throws_distribution) for row in rows)
+    return Exact(
+        p_win=avg([row.p_win for row in rows]),
+        p_nick=avg([row.p_nick for row in rows]),
+        p_out=avg([row.p_out for row in rows]),
+        expected_throws=float(expected),
+        throws_variance=float(second - expected**2),
+        p_chance_set={c: avg([row.p_chance_set.get(c, Fraction(0)) for row in rows]) for c in chances},
+        p_win_by_chance={c: avg([row.p_win_by_chance.get(c, Fraction(0)) for row in rows]) for c in chances},
+        throws_distribution=tuple(avg([row.throws_distribution[t] for row in rows]) for t in range(terms)),
+    )
+
+
+class ExactFigures:
+    """The analyser's figures for what is simulated: overall, per main, the edge and rounds kept."""
+
+    def __init__(self, ruleset: Ruleset, main: int | None, paytable: Paytable) -> None:
+        played = on_main(ruleset, main) if main is not None and ruleset.method.is_thrown else ruleset
+        report = analyse(played, paytable, main=main)
+        self.mains: dict[int, Exact] = {}
+        self.p_no_round = float(report.p_no_round)
+        if main is not None or ruleset.method is MainMethod.FIXED:
+            row = report.mains[0]
+            self.overall = _exact(row)
+            self.edge = _float(row.edge)
+        elif report.overall is not None:  # a thrown main
+            self.overall = _exact(report.overall)
+            self.mains = {row.main or 0: _exact(row) for row in report.mains}
+            self.edge = _float(report.overall.edge)
+        else:  # a called main, called at random
+            self.overall = _mix(list(report.mains))
+            self.mains = {row.main or 0: _exact(row) for row in report.mains}
+            share = 1 / len(report.mains)
+            self.mains = {m: _with_share(e, share) for m, e in self.mains.items()}
+            edges = [row.edge for row in report.mains if row.edge is not None]
+            self.edge = float(sum(edges, Fraction(0)) / len(edges)) if edges else None
+
+
+def _with_share(exact: Exact, share: float) -> Exact:
+    return replace(exact, p_main=share)
+
+
+@contextmanager
+def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error, shown only where it is a terminal."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        yield lambda done: None
+        return
+    bar = Progress(
+        TextColumn(f"simulating {what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(what, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _fmt(value: float | None, digits: int = 5) -> str:
+    return "—" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _z(value: float | None) -> str:
+    return "—" if value is None or not math.isfinite(value) else f"{value:+.2f}"
+
+
+def _ci(estimate: Estimate, digits: int = 5) -> str:
+    return f"[{_fmt(estimate.low, digits)}, {_fmt(estimate.high, digits)}]"
+
+
+def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
+    counts = stats.counts
+    main = "thrown" if stats.main is None and counts.table.ruleset.method.is_thrown else stats.main
+    main_text = "called at random" if main is None else str(main)
+    head = Text(
+        f"Simulated {counts.rounds:,} rounds of {stats.ruleset_id} (main {main_text}), seed {counts.seed}: "
+        f"{counts.throws:,} throws in {counts.seconds:.2f} s on {counts.workers} worker(s)",
+        style="bold",
+    )
+    table = Table(box=box.SIMPLE_HEAD, title="Each figure beside the exact analyser's", title_justify="left")
+    for column in ("figure", "simulated", "95% interval", "exact", "z"):
+        table.add_column(column, justify="left" if column == "figure" else "right")
+    for name, (estimate, value, z) in stats.overall.comparisons(exact.overall).items():
+        table.add_row(name.replace("_", " "), _fmt(estimate.value), _ci(estimate), _fmt(value), _z(z))
+    if stats.no_round.n and exact.p_no_round:
+        nr = stats.no_round
+        table.add_row(
+            "no round (dice pass)",
+            _fmt(nr.value),
+            _ci(nr),
+            _fmt(exact.p_no_round),
+            _z(nr.z_rate(exact.p_no_round)),
+        )
+    if stats.rounds_kept is not None:
+        kept = stats.rounds_kept
+        table.add_row(
+            "rounds kept", _fmt(kept.value, 3), _ci(kept, 3), _fmt(exact.overall.expected_rounds_kept, 3), "—"
+        )
+    parts: list[Any] = [head, table]
+    if stats.mains:
+        per_main = Table(box=box.SIMPLE_HEAD, title="By main", title_justify="left")
+        for column in ("main", "rounds", "share", "exact", "win rate", "exact", "z", "throws"):
+            per_main.add_column(column, justify="right")
+        for group in stats.mains:
+            e = exact.mains.get(group.main or 0)
+            per_main.add_row(
+                str(group.main),
+                f"{group.rounds:,}",
+                _fmt(group.share.value, 4),
+                _fmt(None if e is None else e.p_main, 4),
+                _fmt(group.win.value),
+                _fmt(None if e is None else e.p_win),
+                _z(None if e is None else group.win.z_rate(e.p_win)),
+                _fmt(group.throws.value, 3),
+            )
+        parts.append(per_main)
+    parts.append(
+        Text(
+            "z: the deviation from the exact value in standard errors (|z| above 3 or 4 would be suspect). "
+            "Rates are over rounds played; throws count the throws for a thrown main."
+        )
+    )
+    if counts.interrupted:
+        parts.append(
+            Text(f"Interrupted: {counts.rounds:,} of {counts.requested:,} rounds played.", style="bold")
+        )
+    return Group(*parts)
+
+
+def _rounds_csv(stats: RoundStats, exact: ExactFigures) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["ruleset", "main", "seed", "group", "figure", "value", "ci_low", "ci_high", "exact", "z"]
+    )
+    groups: list[tuple[str, GroupStats, Exact | None]] = [("all", stats.overall, exact.overall)]
+    groups += [(str(g.main), g, exact.mains.get(g.main or 0)) for g in stats.mains]
+    for label, group, figures in groups:
+        if figures is None:
+            continue
+        for name, (estimate, value, z) in group.comparisons(figures).items():
+            writer.writerow(
+                [
+                    stats.ruleset_id,
+                    "" if stats.main is None else stats.main,
+                    stats.counts.seed,
+                    label,
+                    name,
+                    estimate.value,
+                    estimate.low,
+                    estimate.high,
+                    value,
+                    "" if z is None else z,
+                ]
+            )
+    return out.getvalue()
+
+
+def _sessions_view(study: SessionStudy, json_dict: dict[str, Any]) -> Group:
+    config = study.config
+    head = Text(
+        f"{study.sessions:,} sessions of {study.table.ruleset.id}, {config.rounds} rounds each: "
+        f"{config.players} players with {config.bankroll:g} units, {config.staking.value} stakes of "
+        f"{config.stake:g}, paytable {study.paytable_id or 'even money'}, seed {study.seed}",
+        style="bold",
+    )
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("95% interval / spread", justify="right")
+    ruin = study.ruin
+    table.add_row("risk of ruin (first player)", f"{ruin.value:.4f}", _ci(ruin, 4))
+    anyone = study.any_ruin
+    table.add_row("some player ruined", f"{anyone.value:.4f}", _ci(anyone, 4))
+    first = json_dict["final_bankroll_first_player"]
+    if first["mean"] is not None:
+        q = first["quantiles"]
+        table.add_row(
+            "final bankroll (first player)",
+            f"{first['mean']:.2f}",
+            f"5%: {q['0.05']:.1f}  median: {q['0.5']:.1f}  95%: {q['0.95']:.1f}",
+        )
+    kept = study.rounds_kept
+    exact_kept = json_dict["rounds_kept"]["exact"] if json_dict["rounds_kept"] else None
+    if kept is not None:
+        table.add_row(
+            "rounds a caster kept the dice",
+            f"{kept.value:.3f}",
+            _ci(kept, 3) + ("" if exact_kept is None else f"  (exact, no ruin: {exact_kept:.3f})"),
+        )
+    else:
+        table.add_row("rounds a caster kept the dice", "—", "the dice never passed by the rule")
+    edge = json_dict["exact_edge"]
+    table.add_row(
+        "setters' take per unit staked",
+        _fmt(study.take_per_unit),
+        "" if edge is None else f"exact edge {edge:+.5f}",
+    )
+    table.add_row("setters' take, all sessions", f"{float(study.setters_take.sum()):,.2f}", "")
+    parts: list[Any] = [head, table]
+    parts.append(Text(f"{study.throws:,} throws in {study.seconds:.2f} s on {study.workers} worker(s)."))
+    if study.interrupted:
+        parts.append(
+            Text(f"Interrupted: {study.sessions:,} of {config.sessions:,} sessions played.", style="bold")
+        )
+    return Group(*parts)
+
+
+def _sessions_csv(study: SessionStudy) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    players = study.config.players
+    writer.writerow(
+        [
+            "session",
+            *(f"bankroll_{p}" for p in range(players)),
+            *(f"ruined_in_{p}" for p in range(players)),
+            "rounds_played",
+            "hands_passed",
+            "setters_take",
+            "staked",
+        ]
+    )
+    for s in range(study.sessions):
+        writer.writerow(
+            [
+                s,
+                *(round(float(x), 6) for x in study.bankrolls[s]),
+                *(int(x) for x in study.ruined_in[s]),
+                int(study.played[s]),
+                int(study.hands[s]),
+                round(float(study.setters_take[s]), 6),
+                round(float(study.staked[s]), 6),
+            ]
+        )
+    return out.getvalue()
+
+
+def _warm_up(sessions: bool) -> threading.Thread:
+    """Load the compiled kernels in the background while the exact analysis runs in the foreground."""
+    thread = threading.Thread(target=warm_up, args=(sessions,), daemon=True)
+    thread.start()
+    return thread
+
+
+@app.command()
+def simulate(
+    *,
+    ruleset: RulesetOption = DEFAULT_RULESET,
+    main: Annotated[
+        int | None,
+        typer.Option(
+            "--main",
+            "-m",
+            help="Play every round on this main; default: thrown as the rules say, or called at random.",
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds",
+            "-n",
+            help=f"Rounds to simulate (default {_DEFAULT_ROUNDS:,}); with --sessions, rounds per session "
+            f"(default {_DEFAULT_SESSION_ROUNDS}).",
+        ),
+    ] = None,
+    sessions: Annotated[
+        int | None, typer.Option("--sessions", help="Run a session study of this many sessions.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The seed: the same seed, the same results.")] = 0,
+    output: Annotated[
+        TextFormat, typer.Option("--format", "-f", help="table, json or csv.")
+    ] = TextFormat.TABLE,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Also draw the results to this PNG file.")
+    ] = None,
+    paytable: PaytableOption = None,
+    players: Annotated[int, typer.Option("--players", help="Sessions: players at the table.")] = 4,
+    bankroll: Annotated[float, typer.Option("--bankroll", help="Sessions: each player's bankroll.")] = 100.0,
+    stake: Annotated[float, typer.Option("--stake", help="Sessions: the base stake.")] = 1.0,
+    staking: Annotated[
+        Staking, typer.Option("--staking", help="Sessions: flat, martingale or paroli.")
+    ] = Staking.FLAT,
+    cap: Annotated[
+        int | None, typer.Option("--cap", help="Sessions: most doublings (martingale) or wins (paroli).")
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Threads; default: one per core.")] = None,
+    chunk: Annotated[
+        int, typer.Option("--chunk", help="Rounds per lane per step: memory only, the results do not change.")
+    ] = DEFAULT_CHUNK_ROUNDS,
+) -> None:
+    """Simulate rounds throw by throw, or whole sessions at a table, beside the exact odds."""
+    check_seed(seed)
+    if rounds is not None and rounds < 1:
+        raise InvalidError(f"invalid number of rounds {rounds}: expected 1 or more")
+    if plot is not None:
+        check_plot_path(plot)
+    found = find_ruleset(ruleset)
+    if main is not None:
+        found.row(main)  # an unknown main is refused before any work
+    chosen = paytable_for(found, paytable)
+    config = None
+    if sessions is not None:  # checked here, before any work
+        config = SessionConfig(
+            sessions=sessions,
+            rounds=_DEFAULT_SESSION_ROUNDS if rounds is None else rounds,
+            players=players,
+            bankroll=bankroll,
+            stake=stake,
+            staking=staking,
+            cap=cap,
+        )
+    total = _DEFAULT_ROUNDS if rounds is None else rounds
+    check_run(total, chunk, workers)
+    warm = _warm_up(config is not None)
+    exact = ExactFigures(found, main, chosen if chosen is not None else find_paytable("even"))
+    table = compile_table(found, main)
+    warm.join()
+    if config is not None:
+        with _progress(config.sessions, "sessions") as update:
+            study = simulate_sessions(table, config, seed, paytable=chosen, workers=workers, progress=update)
+        data: dict[str, Any] = {"ruleset": found.id, "main": table.main, "mode": "sessions"}
+        data.update(study.to_json_dict(exact.edge, exact.overall.expected_rounds_kept))
+        if output is TextFormat.JSON:
+            print(json.dumps(data, indent=2))
+        elif output is TextFormat.CSV:
+            print(_sessions_csv(study), end="")
+        else:
+            console().print(_sessions_view(study, data))
+        if plot is not None:
+            plot_sessions(study, plot)
+        _interrupted(study.interrupted)
+        return
+    with _progress(total, "rounds") as update:
+        counts = simulate_rounds(table, total, seed, chunk_rounds=chunk, workers=workers, progress=update)
+    stats = round_stats(counts)
+    if output is TextFormat.JSON:
+        print(json.dumps(stats.to_json_dict(exact.overall, exact.mains), indent=2))
+    elif output is TextFormat.CSV:
+        print(_rounds_csv(stats, exact), end="")
+    else:
+        console().print(_rounds_view(stats, exact))
+    if plot is not None:
+        plot_rounds(stats, plot, exact.overall)
+    _interrupted(counts.interrupted)
+
+
+def _interrupted(interrupted: bool) -> None:
+    if interrupted:
+        print("interrupted: the results above are for the part finished", file=sys.stderr)
+        raise SystemExit(130)

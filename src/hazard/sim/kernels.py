@@ -1,0 +1,385 @@
+"""The compiled inner loops of the simulator (Numba), and their plain-Python twins.
+
+Kernels take their arrays positionally, as compiled code is called (hence the PLR0917 exceptions).
+
+Each kernel is an ordinary Python function compiled by :func:`numba.njit` on first use and cached on disk,
+so a later process loads it in a fraction of a second. The uncompiled function stays reachable as
+``kernel.py_func``; the tests run both on the same throws and require the same answer.
+
+- :func:`play_lanes` plays the rounds of the two lanes of a block side by side, one throw of each per step,
+  without a branch on how a throw ends: each throw appends ``code << 32 | throws`` to its lane's log and
+  moves the log's end on by one only when the round ended (code > 0).
+- :func:`tally` reads a lane's log: counts by outcome code and by number of throws, the sums of throws and
+  of their squares, and how many rounds each caster kept the dice.
+- :func:`play_sessions` plays whole sessions at a table, round by round, with bankrolls and stakes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+from numba.np.random.generator_core import next_uint64
+
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT
+from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
+
+__all__ = [
+    "HAND_BUCKETS",
+    "TALLY_WAYS",
+    "THROW_BUCKETS",
+    "extract_digits",
+    "pair_tables",
+    "play_lanes",
+    "play_sessions",
+    "tally",
+    "warm_up",
+]
+
+# Numba freezes module globals into the compiled code as constants.
+_LIMIT = np.uint64(WORD_LIMIT)
+_M11 = np.uint64(36**DIGITS_PER_WORD)
+_PAIR = np.uint64(36 * 36)
+_SIX_SQUARED = np.uint64(36)
+_PAIRS = (DIGITS_PER_WORD - 1) // 2
+_MASK = np.uint64(NEXT_MASK)
+_THROW = np.uint64(THROW_BIT)
+_ONE = np.uint64(1)
+_CODE = np.uint64(CODE_SHIFT)
+_HIGH = np.uint64(32)
+_LOW = np.uint64(0xFFFFFFFF)
+_ZERO = np.uint64(0)
+_LAST = THROW_BUCKETS - 1
+_LAST_HAND = HAND_BUCKETS - 1
+
+_jit = numba.njit(nogil=True, cache=True, boundscheck=False)
+_inline = numba.njit(inline="always", cache=True, boundscheck=False)
+
+
+def pair_tables() -> tuple[np.ndarray[Any, np.dtype[np.uint64]], np.ndarray[Any, np.dtype[np.uint64]]]:
+    """The low and high digit of each pair ``0 .. 1295`` (a pair is two base-36 digits)."""
+    pairs = np.arange(36 * 36, dtype=np.uint64)
+    return pairs % np.uint64(36), pairs // np.uint64(36)
+
+
+@_inline
+def _step(entries, offset, throws, end, digit, log):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    entry = np.uint64(entries[offset + digit])
+    offset = entry & _MASK
+    code = entry >> _CODE
+    throws += (entry >> _THROW) & _ONE
+    log[end] = (code << _HIGH) | throws
+    end += np.uint64(code != _ZERO)
+    throws = throws if code == _ZERO else _ZERO
+    return offset, throws, end
+
+
+@_inline
+def _word(bits):  # type: ignore[no-untyped-def]
+    """The next accepted word of a lane, reduced mod 36^11: 11 uniform base-36 digits."""
+    word = next_uint64(bits)  # type: ignore[no-untyped-call]
+    while word >= _LIMIT:
+        word = next_uint64(bits)  # type: ignore[no-untyped-call]
+    return word % _M11
+
+
+@_jit
+def play_one(bits, target, entries, carry, lane, log, align):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """Play one lane, a throw at a time, until it has logged ``target`` rounds; return the rounds logged.
+
+    ``carry[lane]`` is ``[state offset, throws in the round, word being used, digits left in it]``. With
+    ``align``, stop as well at the end of the word being used.
+    """
+    offset = carry[lane, 0]
+    throws = carry[lane, 1]
+    x = carry[lane, 2]
+    left = carry[lane, 3]
+    end = _ZERO
+    goal = np.uint64(target)
+    while end < goal:
+        if left == _ZERO:
+            if align:
+                break
+            x = _word(bits)
+            left = np.uint64(DIGITS_PER_WORD)
+        digit = x % _SIX_SQUARED
+        x = x // _SIX_SQUARED
+        left -= _ONE
+        offset, throws, end = _step(entries, offset, throws, end, digit, log)
+    carry[lane, 0] = offset
+    carry[lane, 1] = throws
+    carry[lane, 2] = x
+    carry[lane, 3] = left
+    return np.int64(end)
+
+
+@_jit
+def play_lanes(bits0, bits1, target0, target1, entries, carry, log0, log1, low, high):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """Play the two lanes of a block until each has logged its target of rounds; return the rounds logged.
+
+    ``bits0`` and ``bits1`` are the lanes' bit generators (``Generator.bit_generator``), whose state moves
+    on; ``carry`` (``(2, 4)``, see :func:`play_one`) keeps where each lane stood, so a lane goes on from one
+    call to the next as if never stopped. Each log must hold ``target + 1`` entries. While both lanes are
+    far from their targets they move in step, a word (11 throws) of each at a time; each then finishes
+    alone, a throw at a time.
+    """
+    e0 = np.int64(0)
+    e1 = np.int64(0)
+    if carry[0, 3] != _ZERO:  # finish the words left part-used by the last call, one lane at a time
+        e0 = play_one(bits0, target0, entries, carry, 0, log0, True)
+    if carry[1, 3] != _ZERO:
+        e1 = play_one(bits1, target1, entries, carry, 1, log1, True)
+    if carry[0, 3] == _ZERO and carry[1, 3] == _ZERO:
+        o0 = carry[0, 0]
+        t0 = carry[0, 1]
+        o1 = carry[1, 0]
+        t1 = carry[1, 1]
+        u0 = np.uint64(e0)
+        u1 = np.uint64(e1)
+        # A word ends at most 11 rounds, so neither lane can pass its target within the word.
+        stop0 = np.uint64(max(target0 - DIGITS_PER_WORD, 0))
+        stop1 = np.uint64(max(target1 - DIGITS_PER_WORD, 0))
+        while u0 < stop0 and u1 < stop1:
+            x0 = _word(bits0)
+            x1 = _word(bits1)
+            for _ in range(_PAIRS):
+                q0 = x0 % _PAIR
+                x0 = x0 // _PAIR
+                q1 = x1 % _PAIR
+                x1 = x1 // _PAIR
+                o0, t0, u0 = _step(entries, o0, t0, u0, low[q0], log0)
+                o1, t1, u1 = _step(entries, o1, t1, u1, low[q1], log1)
+                o0, t0, u0 = _step(entries, o0, t0, u0, high[q0], log0)
+                o1, t1, u1 = _step(entries, o1, t1, u1, high[q1], log1)
+            o0, t0, u0 = _step(entries, o0, t0, u0, x0, log0)
+            o1, t1, u1 = _step(entries, o1, t1, u1, x1, log1)
+        carry[0, 0] = o0
+        carry[0, 1] = t0
+        carry[1, 0] = o1
+        carry[1, 1] = t1
+        e0 = np.int64(u0)
+        e1 = np.int64(u1)
+    e0 += play_one(bits0, target0 - e0, entries, carry, 0, log0[e0:], False)
+    e1 += play_one(bits1, target1 - e1, entries, carry, 1, log1[e1:], False)
+    return e0, e1
+
+
+@_jit
+def extract_digits(words, out):  # type: ignore[no-untyped-def]
+    """Write the throws of ``words`` (11 per accepted word) into ``out``; return how many."""
+    n = 0
+    for i in range(words.shape[0]):
+        word = words[i]
+        if word < _LIMIT:
+            x = word % _M11
+            for k in range(DIGITS_PER_WORD):
+                out[n + k] = np.uint8(x % np.uint64(36))
+                x = x // np.uint64(36)
+            n += DIGITS_PER_WORD
+    return n
+
+
+@_jit
+def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """Add the first ``n`` rounds of a lane's ``log`` to the counts.
+
+    ``rule`` is an int64 array by outcome code: bit 0 a win, bit 1 a loss that counts towards passing the
+    dice, bit 2 no main (the dice pass); ``rule[0]`` is the number of counted losses in a row that pass the
+    dice (0: never). ``counts`` is ``(4, codes, THROW_BUCKETS + 2)``: four copies (to be added up) of the
+    rounds by number of throws (the last bucket for every longer round), then the sum of the throws and of
+    their squares of those longer rounds. ``hands`` is ``(4, HAND_BUCKETS + 2)``, the same for the rounds
+    each caster kept the dice. ``carry`` holds the losing streak and the rounds of the hand in progress.
+    """
+    # Unsigned indices throughout: Numba then skips its handling of negative indices.
+    after = np.uint64(rule[0])
+    streak = np.uint64(carry[0])
+    kept = np.uint64(carry[1])
+    # Four copies of each tally, taken in turn, so that repeated outcomes do not wait on each other.
+    flat = counts.ravel()
+    width = np.uint64(counts.shape[2])
+    copy = np.uint64(counts.shape[1]) * width
+    hand_copy = np.uint64(hands.shape[1])
+    hand_flat = hands.ravel()
+    last = np.uint64(_LAST)
+    last_hand = np.uint64(_LAST_HAND)
+    one = np.uint64(1)
+    for i in range(n):
+        value = log[i]
+        code = value >> _HIGH
+        throws = value & _LOW
+        row = np.uint64(i & 3) * copy + code * width
+        flat[row + min(throws, last)] += 1
+        if throws >= last:  # rare: exact sums for the long rounds the last bucket lumps together
+            flat[row + np.uint64(THROW_BUCKETS)] += np.int64(throws)
+            flat[row + np.uint64(THROW_BUCKETS + 1)] += np.int64(throws * throws)
+    passes = after > _ZERO
+    for code in range(1, rule.shape[0]):
+        passes |= (rule[code] & 4) != 0
+    if not passes:
+        return
+    # Masks, not branches: a win clears the streak, a counted loss adds to it, no main passes at once.
+    # Where one counted loss passes the dice the streak is not needed, and the loop carries less.
+    for i in range(n):
+        flags = np.uint64(rule[log[i] >> _HIGH])
+        win = flags & one
+        counted = (flags >> one) & one
+        no_main = (flags >> np.uint64(2)) & one
+        kept += one - no_main
+        if after <= one:
+            passed = no_main | counted
+        else:
+            streak = (streak + counted) & (win - one)
+            passed = no_main | (counted & np.uint64(streak >= after))
+        hand_row = np.uint64(i & 3) * hand_copy
+        hand_flat[hand_row + min(kept, last_hand)] += np.int64(passed)
+        if kept >= last_hand:
+            hand_flat[hand_row + np.uint64(HAND_BUCKETS)] += np.int64(kept * passed)
+            hand_flat[hand_row + np.uint64(HAND_BUCKETS + 1)] += np.int64(kept * kept * passed)
+        keep = passed - one
+        streak &= keep
+        kept &= keep
+    carry[0] = np.int64(streak)
+    carry[1] = np.int64(kept)
+
+
+@_jit
+def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    digits, entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats
+):
+    """Play the sessions of a block from its throws; return the throws used, or -1 if there were too few.
+
+    ``net`` is the caster's net per unit staked, by outcome code; ``rule`` is as for :func:`tally`.
+    ``settings`` is ``[rounds, staking, base stake, progression cap, max net]`` (staking: 0 flat,
+    1 martingale, 2 paroli). ``bankrolls`` holds each player's starting bankroll. For session ``s``:
+    ``out_bank[s]`` the final bankrolls, ``out_ruin[s]`` the round each player was ruined in (-1: never),
+    and ``out_stats[s]`` ``[rounds played, hands passed by the rule, rounds in them, their squares,
+    setters' take, total staked, throws]``.
+    """
+    rounds = np.int64(settings[0])
+    staking = np.int64(settings[1])
+    base = settings[2]
+    cap = np.int64(settings[3])
+    max_net = settings[4]
+    after = rule[0]
+    players = bankrolls.shape[0]
+    n = digits.shape[0]
+    pos = 0
+    for s in range(out_bank.shape[0]):
+        bank = bankrolls.copy()
+        ruined = np.zeros(players, np.bool_)
+        steps = np.zeros(players, np.int64)
+        for p in range(players):
+            out_ruin[s, p] = -1
+        caster = 0
+        streak = 0
+        kept = 0
+        played = 0
+        hands = 0
+        hand_rounds = 0.0
+        hand_squares = 0.0
+        take = 0.0
+        staked = 0.0
+        throws = np.int64(0)
+        for r in range(rounds):
+            active = 0
+            low = np.inf
+            for p in range(players):
+                if not ruined[p]:
+                    active += 1
+                    if p != caster:
+                        low = min(low, bank[p])
+            if active < 2:
+                break
+            setters = active - 1
+            multiple = 1 << min(steps[caster], cap)
+            stake = min(base * multiple, bank[caster], setters * low / max_net)
+            offset = np.uint64(start)
+            code = np.int64(0)
+            while code == 0:
+                if pos >= n:
+                    return -1
+                entry = np.uint64(entries[offset + np.uint64(digits[pos])])
+                pos += 1
+                throws += np.int64((entry >> _THROW) & _ONE)
+                offset = entry & _MASK
+                code = np.int64(entry >> _CODE)
+            flags = rule[code]
+            passed = False
+            if flags & 4:
+                passed = True
+            else:
+                played += 1
+                kept += 1
+                won = net[code] * stake
+                bank[caster] += won
+                for p in range(players):
+                    if p != caster and not ruined[p]:
+                        bank[p] -= won / setters
+                take -= won
+                staked += stake
+                win = (flags & 1) != 0
+                if staking == 1:  # martingale: double after a loss, back to the base after a win
+                    steps[caster] = 0 if win else steps[caster] + 1
+                elif staking == 2:  # paroli: double after a win, back to the base after a loss or `cap` wins
+                    steps[caster] = steps[caster] + 1 if win else 0
+                    if steps[caster] >= cap:
+                        steps[caster] = 0
+                if win:
+                    streak = 0
+                elif flags & 2:
+                    streak += 1
+                    passed = streak >= after
+            for p in range(players):
+                if not ruined[p] and bank[p] < base:
+                    ruined[p] = True
+                    out_ruin[s, p] = r
+            if passed:
+                hands += 1
+                hand_rounds += kept
+                hand_squares += kept * kept
+            if passed or ruined[caster]:
+                streak = 0
+                kept = 0
+                for step in range(1, players + 1):
+                    nxt = (caster + step) % players
+                    if not ruined[nxt]:
+                        caster = nxt
+                        break
+        for p in range(players):
+            out_bank[s, p] = bank[p]
+        out_stats[s, 0] = played
+        out_stats[s, 1] = hands
+        out_stats[s, 2] = hand_rounds
+        out_stats[s, 3] = hand_squares
+        out_stats[s, 4] = take
+        out_stats[s, 5] = staked
+        out_stats[s, 6] = throws
+    return pos
+
+
+def warm_up(sessions: bool = False) -> None:
+    """Compile or load the kernels a study needs, on empty inputs (run it in a thread to overlap start-up)."""
+    entries = np.zeros(36, dtype=np.uint64)
+    words = np.zeros(1, dtype=np.uint64)
+    log = np.zeros(DIGITS_PER_WORD + 1, dtype=np.uint64)
+    low, high = pair_tables()
+    bits = np.random.Generator(np.random.PCG64(0)).bit_generator
+    play_lanes(bits, bits, 0, 0, entries, np.zeros((2, 4), dtype=np.uint64), log, log.copy(), low, high)
+    counts = np.zeros((TALLY_WAYS, 1, THROW_BUCKETS + 2), dtype=np.int64)
+    hands = np.zeros((TALLY_WAYS, HAND_BUCKETS + 2), dtype=np.int64)
+    tally(log, 0, np.zeros(1, dtype=np.int64), counts, hands, np.zeros(2, dtype=np.int64))
+    if sessions:
+        extract_digits(words, np.zeros(DIGITS_PER_WORD, dtype=np.uint8))
+        play_sessions(
+            np.zeros(0, dtype=np.uint8),
+            entries,
+            0,
+            np.zeros(1),
+            np.zeros(1, dtype=np.int64),
+            np.ones(5),
+            np.ones(2),
+            np.zeros((0, 2)),
+            np.zeros((0, 2), dtype=np.int64),
+            np.zeros((0, 7)),
+        )

@@ -1,0 +1,279 @@
+"""Simulating many rounds, throw by throw: blocks of rounds shared among worker threads.
+
+>>> from hazard.core.rulesets import find_ruleset
+>>> counts = simulate_rounds(compile_table(find_ruleset("craps")), 1000, seed=1)
+>>> counts.rounds, int(counts.by_code.sum())
+(1000, 1000)
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+import numpy.typing as npt
+
+from hazard.core.errors import InvalidError
+from hazard.sim.stream import (
+    BLOCK_ROUNDS,
+    LANES,
+    ROUND_STREAM,
+    check_seed,
+    lane_generator,
+)
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table
+
+__all__ = [
+    "DEFAULT_CHUNK_ROUNDS",
+    "MAX_ROUNDS",
+    "RoundCounts",
+    "check_run",
+    "compile_table",
+    "simulate_rounds",
+    "warm_up",
+]
+
+DEFAULT_CHUNK_ROUNDS = 1 << 17
+"""Rounds a lane plays per call of the kernel, at most: the size of the logs kept in memory."""
+MAX_ROUNDS = 10**12
+"""The most rounds one study plays."""
+
+Progress = Callable[[int], None]
+"""Called from the calling thread with the number of rounds played so far."""
+
+
+@dataclass(frozen=True, eq=False)
+class RoundCounts:
+    """What a simulation counted: rounds by outcome code and number of throws, and hands of the dice.
+
+    ``by_code[code, t]`` is the number of rounds that ended with outcome ``code`` after ``t`` throws (the
+    last bucket holds every longer round); ``throw_sums[code]`` and ``throw_squares[code]`` are the exact
+    sums of throws and of their squares. ``hands[k]`` counts the casters who kept the dice for ``k`` rounds
+    (where the dice pass), with ``hand_sums`` the sum of rounds kept and of their squares.
+    """
+
+    table: RoundTable
+    requested: int
+    rounds: int
+    seed: int
+    by_code: npt.NDArray[np.int64]
+    throw_sums: npt.NDArray[np.int64]
+    throw_squares: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    hand_sums: tuple[int, int]
+    seconds: float
+    workers: int
+    interrupted: bool
+
+    @property
+    def throws(self) -> int:
+        """Every throw of the dice made in the rounds counted."""
+        return int(self.throw_sums.sum())
+
+
+def _rule(table: RoundTable) -> npt.NDArray[np.int64]:
+    flags = table.code_flags()
+    rule = (
+        flags["win"].astype(np.int64)
+        | flags["counted_loss"].astype(np.int64) << 1
+        | flags["no_main"].astype(np.int64) << 2
+    ).astype(np.int64)
+    rule[0] = table.ruleset.passing.after_losses
+    return rule
+
+
+def _kernels() -> ModuleType:
+    """The compiled kernels, imported on first use: Numba takes a tenth of a second to import, and the
+    ``hazard`` commands that simulate nothing should not wait for it."""
+    from hazard.sim import kernels  # noqa: PLC0415
+
+    return kernels
+
+
+def warm_up(sessions: bool = False) -> None:
+    """Load (or compile) the kernels a study needs ahead of time, in a thread while other work goes on."""
+    _kernels().warm_up(sessions)
+
+
+_local = threading.local()
+
+
+def _buffer(lane: int, size: int) -> npt.NDArray[np.uint64]:
+    """A log of at least ``size`` entries for ``lane``, kept per thread: fresh memory costs page faults."""
+    buffers: dict[int, npt.NDArray[np.uint64]] = _local.__dict__.setdefault("logs", {})
+    buffer = buffers.get(lane)
+    if buffer is None or len(buffer) < size:
+        buffer = buffers[lane] = np.empty(size, dtype=np.uint64)
+    return buffer
+
+
+@dataclass
+class _Block:
+    counts: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    rounds: int
+
+
+def _expected_steps(table: RoundTable) -> float:
+    """Roughly how many digits a round uses, to size the draws: in floats, from the table alone."""
+    states = len(table.states)
+    entries = table.entries.astype(np.int64)
+    nxt = (entries & 0xFFFF) // 36
+    goes_on = (entries >> 17) == 0
+    q = np.zeros((states, states))
+    for state in range(states):
+        row = slice(state * 36, state * 36 + 36)
+        np.add.at(q[state], nxt[row][goes_on[row]], 1 / 36)
+    try:
+        steps = np.linalg.solve(np.eye(states) - q, np.ones(states))
+    except np.linalg.LinAlgError:  # pragma: no cover - every valid ruleset ends its rounds
+        return 4.0
+    return float(min(max(steps[table.start], 1.0), 1000.0))
+
+
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    """What every block of a study shares: the table as the kernels read it."""
+
+    table: RoundTable
+    entries: npt.NDArray[np.uint64]
+    low: npt.NDArray[np.uint64]
+    high: npt.NDArray[np.uint64]
+    rule: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, table: RoundTable) -> _Plan:
+        low, high = _kernels().pair_tables()
+        entries = table.entries.astype(np.uint64)
+        return cls(table, entries, low, high, _rule(table))
+
+
+def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: int) -> _Block:
+    """Play block ``block``: ``rounds`` rounds over the two lanes (the first lane takes the odd one)."""
+    kernels = _kernels()
+    table = plan.table
+    entries, low, high, rule = plan.entries, plan.low, plan.high, plan.rule
+    counts = np.zeros((TALLY_WAYS, table.codes, THROW_BUCKETS + 2), dtype=np.int64)
+    hands = np.zeros((TALLY_WAYS, HAND_BUCKETS + 2), dtype=np.int64)
+    quotas = [(rounds + 1) // 2, rounds // 2]
+    done = [0] * LANES
+    bits = [lane_generator(seed, ROUND_STREAM, block, lane) for lane in range(LANES)]
+    carry = np.zeros((LANES, 4), dtype=np.uint64)
+    carry[:, 0] = table.start * 36
+    hand_carry = [np.zeros(2, dtype=np.int64) for _ in range(LANES)]
+    while done != quotas:
+        targets = [min(chunk_rounds, q - d) for q, d in zip(quotas, done, strict=True)]
+        logs = [_buffer(lane, target + 1) for lane, target in enumerate(targets)]
+        logged = kernels.play_lanes(
+            bits[0], bits[1], targets[0], targets[1], entries, carry, logs[0], logs[1], low, high
+        )
+        for lane in range(LANES):
+            kernels.tally(logs[lane], logged[lane], rule, counts, hands, hand_carry[lane])
+            done[lane] += int(logged[lane])
+    return _Block(counts.sum(axis=0), hands.sum(axis=0), rounds)
+
+
+def check_run(rounds: int, chunk_rounds: int, workers: int | None) -> int:
+    """Check a run's size, chunk and workers (:class:`InvalidError` if bad); return the workers to use."""
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidError(f"invalid number of rounds {rounds!r}: expected a whole number from 1 to 10**12")
+    if isinstance(chunk_rounds, bool) or not isinstance(chunk_rounds, int) or chunk_rounds < 1:
+        raise InvalidError(
+            f"invalid chunk size {chunk_rounds!r}: expected a whole number of rounds, 1 or more"
+        )
+    if workers is None:
+        return max(1, min(os.cpu_count() or 1, 64))
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidError(f"invalid number of workers {workers!r}: expected 1 or more")
+    return workers
+
+
+def simulate_rounds(
+    table: RoundTable,
+    rounds: int,
+    seed: int,
+    *,
+    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> RoundCounts:
+    """Play ``rounds`` rounds of ``table`` from ``seed``, every throw drawn, and count what happened.
+
+    The counts depend only on the table, the number of rounds and the seed: not on ``chunk_rounds`` (rounds
+    a lane plays per call of the kernel) nor on ``workers`` (threads; default: one per core). A Ctrl-C
+    stops the run after the blocks in progress and returns what the finished blocks counted, with
+    ``interrupted`` set.
+    """
+    check_seed(seed)
+    workers = check_run(rounds, chunk_rounds, workers)
+    began = time.perf_counter()
+    plan = _Plan.of(table)
+    sizes = [min(BLOCK_ROUNDS, rounds - start) for start in range(0, rounds, BLOCK_ROUNDS)]
+    counts = np.zeros((table.codes, THROW_BUCKETS + 2), dtype=np.int64)
+    hands = np.zeros(HAND_BUCKETS + 2, dtype=np.int64)
+    played = 0
+    interrupted = False
+    threads = min(workers, len(sizes))
+    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hazard-sim")
+    futures: list[Future[_Block]] = []
+    added: set[int] = set()
+
+    def collect(block_futures: list[Future[_Block]]) -> None:
+        nonlocal played
+        for index, future in enumerate(block_futures):
+            if index in added or not future.done() or future.cancelled():
+                continue
+            result = future.result()
+            counts[...] += result.counts
+            hands[...] += result.hands
+            played += result.rounds
+            added.add(index)
+
+    try:
+        # Blocks are handed out a few at a time, so that a Ctrl-C has little left to cancel.
+        queue = list(enumerate(sizes))
+        while queue or len(added) < len(futures):
+            while queue and len(futures) - len(added) < 2 * threads:
+                block, size = queue.pop(0)
+                futures.append(executor.submit(_play_block, plan, seed, block, size, chunk_rounds))
+            pending = [f for i, f in enumerate(futures) if i not in added]
+            wait(pending, return_when="FIRST_COMPLETED")
+            collect(futures)
+            if progress is not None:
+                progress(played)
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in futures:
+            future.cancel()
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    collect(futures)
+    buckets = np.arange(THROW_BUCKETS, dtype=np.int64)
+    buckets[-1] = 0  # the last bucket's rounds are summed exactly apart
+    by_code = counts[:, :THROW_BUCKETS].copy()
+    hand_buckets = np.arange(HAND_BUCKETS, dtype=np.int64)
+    hand_buckets[-1] = 0
+    kept = hands[:HAND_BUCKETS].copy()
+    return RoundCounts(
+        table=table,
+        requested=rounds,
+        rounds=played,
+        seed=seed,
+        by_code=by_code,
+        throw_sums=by_code @ buckets + counts[:, THROW_BUCKETS],
+        throw_squares=by_code @ buckets**2 + counts[:, THROW_BUCKETS + 1],
+        hands=kept,
+        hand_sums=(
+            int(kept @ hand_buckets + hands[HAND_BUCKETS]),
+            int(kept @ hand_buckets**2 + hands[HAND_BUCKETS + 1]),
+        ),
+        seconds=time.perf_counter() - began,
+        workers=threads,
+        interrupted=interrupted,
+    )

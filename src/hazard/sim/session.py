@@ -1,0 +1,363 @@
+"""Session studies: a table of players with bankrolls, an evening of rounds, many evenings.
+
+The model, kept simple and stated in full:
+
+- The players sit in a ring, each with the same bankroll; the first casts first. Every other player still
+  at the table is a setter: the caster's stake is covered by the setters in equal shares.
+- The caster calls the main the table was compiled for (one main, or one at random each round), or throws
+  for it where the ruleset says so.
+- The caster's stake follows the staking policy, from a base stake: ``flat`` always the base; ``martingale``
+  doubles after each lost round and returns to the base after a win (at most ``cap`` doublings);
+  ``paroli`` doubles after each win and returns to the base after a loss or after ``cap`` wins in a row.
+  The stake is then cut to what the caster has and to what the setters can pay if the caster wins at the
+  best odds on offer, so no bankroll goes below zero.
+- A round settles under the paytable: the caster wins the stake times the paytable's odds, or loses it;
+  each setter takes the opposite side of an equal share. A throw for the main that passes the dice settles
+  nothing.
+- The dice pass by the ruleset's rule (counted losses in a row, or a thrown main out of range), and also
+  when the caster is ruined. A player whose bankroll falls below the base stake is ruined and leaves.
+- A session ends after its rounds, or when fewer than two players are left.
+
+>>> from hazard.core.rulesets import find_ruleset
+>>> from hazard.sim.tables import compile_table
+>>> config = SessionConfig(sessions=4, rounds=50)
+>>> study = simulate_sessions(compile_table(find_ruleset("craps")), config, seed=7)
+>>> study.bankrolls.shape
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from hazard.core.errors import InvalidError
+from hazard.core.paytable import Paytable
+from hazard.core.state import Termination
+from hazard.sim.rounds import Progress, _expected_steps, _kernels, _rule, check_run
+from hazard.sim.stats import Estimate, mean, rate
+from hazard.sim.stream import BLOCK_SESSIONS, DIGITS_PER_WORD, SESSION_STREAM, check_seed, lane_generator
+from hazard.sim.tables import RoundTable
+
+__all__ = ["MAX_SESSION_ROUNDS", "SessionConfig", "SessionStudy", "Staking", "simulate_sessions"]
+
+MAX_SESSION_ROUNDS = 10**7
+"""The most rounds in one session."""
+_MAX_SESSIONS = 10**8
+_MAX_PLAYERS = 64
+
+
+class Staking(enum.Enum):
+    """How a caster sets the next stake from the last results."""
+
+    FLAT = "flat"
+    MARTINGALE = "martingale"
+    PAROLI = "paroli"
+
+
+_STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
+_DEFAULT_CAP = {Staking.FLAT: 0, Staking.MARTINGALE: 6, Staking.PAROLI: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    """A session study: how many sessions of how many rounds, at what table, staking how."""
+
+    sessions: int = 1000
+    rounds: int = 200
+    """Rounds per session, at most (a session ends early when fewer than two players are left)."""
+    players: int = 4
+    bankroll: float = 100.0
+    """Each player's bankroll at the start, in units."""
+    stake: float = 1.0
+    """The base stake; a player with less than this is ruined."""
+    staking: Staking = Staking.FLAT
+    cap: int | None = None
+    """Martingale: the most doublings (default 6); paroli: the wins before going back (default 3)."""
+
+    def __post_init__(self) -> None:
+        _whole("sessions", self.sessions, 1, _MAX_SESSIONS)
+        _whole("rounds per session", self.rounds, 1, MAX_SESSION_ROUNDS)
+        _whole("players", self.players, 2, _MAX_PLAYERS)
+        if not (math.isfinite(self.stake) and self.stake > 0):
+            raise InvalidError(f"invalid stake {self.stake!r}: expected a number above 0")
+        if not (math.isfinite(self.bankroll) and self.bankroll >= self.stake):
+            raise InvalidError(
+                f"invalid bankroll {self.bankroll!r}: expected at least the stake ({self.stake:g})"
+            )
+        if self.cap is not None:
+            _whole("cap", self.cap, 1, 30)
+
+    @property
+    def progression_cap(self) -> int:
+        """The cap in force: the one given, or the policy's default."""
+        return _DEFAULT_CAP[self.staking] if self.cap is None else self.cap
+
+
+def _whole(what: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidError(
+            f"invalid number of {what} {value!r}: expected a whole number from {low} to {high}"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class SessionStudy:
+    """What the sessions came to, one row per session (in order of the session's number)."""
+
+    table: RoundTable
+    config: SessionConfig
+    paytable_id: str | None
+    seed: int
+    bankrolls: npt.NDArray[np.float64]
+    """Final bankrolls, ``(sessions, players)``."""
+    ruined_in: npt.NDArray[np.int64]
+    """The round each player was ruined in (from 0), or -1, ``(sessions, players)``."""
+    played: npt.NDArray[np.int64]
+    """Rounds played in each session."""
+    hands: npt.NDArray[np.int64]
+    """Hands that ended by the passing rule, per session."""
+    hand_rounds: npt.NDArray[np.float64]
+    """Rounds kept in those hands, and their squares: ``(sessions, 2)``."""
+    setters_take: npt.NDArray[np.float64]
+    """What the setters won from the casters, per session (negative: the casters won)."""
+    staked: npt.NDArray[np.float64]
+    """What the casters staked, per session."""
+    throws: int
+    seconds: float
+    workers: int
+    interrupted: bool
+
+    @property
+    def sessions(self) -> int:
+        """Sessions completed."""
+        return int(self.bankrolls.shape[0])
+
+    @property
+    def ruin(self) -> Estimate:
+        """The risk of ruin: the share of sessions in which the first player was ruined."""
+        return rate(int((self.ruined_in[:, 0] >= 0).sum()), self.sessions)
+
+    @property
+    def any_ruin(self) -> Estimate:
+        """The share of sessions in which some player was ruined."""
+        return rate(int((self.ruined_in >= 0).any(axis=1).sum()), self.sessions)
+
+    @property
+    def rounds_kept(self) -> Estimate | None:
+        """Rounds a caster kept the dice, over the hands that ended by the passing rule (None if none did)."""
+        hands = int(self.hands.sum())
+        if hands == 0:
+            return None
+        return mean(float(self.hand_rounds[:, 0].sum()), float(self.hand_rounds[:, 1].sum()), hands)
+
+    @property
+    def take_per_unit(self) -> float:
+        """The setters' take per unit the casters staked: the edge the table saw."""
+        staked = float(self.staked.sum())
+        return float(self.setters_take.sum()) / staked if staked else math.nan
+
+    def ruin_curve(self, points: int = 100) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """The share of sessions in which the first player was ruined by each round (for a plot)."""
+        rounds = np.unique(np.linspace(0, self.config.rounds, points).astype(np.int64))
+        ruined = self.ruined_in[:, 0]
+        shares = np.array([((ruined >= 0) & (ruined < r)).mean() if len(ruined) else 0.0 for r in rounds])
+        return rounds, shares
+
+    def to_json_dict(
+        self, exact_edge: float | None = None, exact_kept: float | None = None
+    ) -> dict[str, object]:
+        """The stable JSON form of the session study (documented in docs/simulation.md)."""
+        config = self.config
+        final = self.bankrolls.ravel()
+        first = self.bankrolls[:, 0]
+        quantiles = [0.05, 0.25, 0.5, 0.75, 0.95]
+        kept = self.rounds_kept
+        return {
+            "sessions": self.sessions,
+            "requested_sessions": config.sessions,
+            "interrupted": self.interrupted,
+            "rounds_per_session": config.rounds,
+            "players": config.players,
+            "bankroll": config.bankroll,
+            "stake": config.stake,
+            "staking": config.staking.value,
+            "cap": config.progression_cap if config.staking is not Staking.FLAT else None,
+            "paytable": self.paytable_id,
+            "seed": self.seed,
+            "throws": self.throws,
+            "rounds_played": int(self.played.sum()),
+            "risk_of_ruin": _json_estimate(self.ruin),
+            "risk_any_ruined": _json_estimate(self.any_ruin),
+            "final_bankroll_first_player": {
+                "mean": float(first.mean()) if len(first) else None,
+                "quantiles": {str(q): float(np.quantile(first, q)) for q in quantiles} if len(first) else {},
+            },
+            "final_bankroll_all_players": {
+                "mean": float(final.mean()) if len(final) else None,
+                "quantiles": {str(q): float(np.quantile(final, q)) for q in quantiles} if len(final) else {},
+            },
+            "rounds_kept": None if kept is None else {**_json_estimate(kept), "exact": exact_kept},
+            "setters_take": float(self.setters_take.sum()),
+            "staked": float(self.staked.sum()),
+            "take_per_unit_staked": _nan_none(self.take_per_unit),
+            "exact_edge": exact_edge,
+            "seconds": self.seconds,
+        }
+
+
+def _nan_none(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _json_estimate(estimate: Estimate) -> dict[str, object]:
+    return {"value": _nan_none(estimate.value), "ci": [_nan_none(estimate.low), _nan_none(estimate.high)]}
+
+
+def _nets(table: RoundTable, paytable: Paytable | None) -> npt.NDArray[np.float64]:
+    values: dict[object, float] = {}
+    for outcome in table.outcomes:
+        if paytable is not None:
+            values[outcome] = float(paytable.caster_net(outcome))
+        elif outcome.termination is Termination.NO_MAIN:
+            values[outcome] = 0.0
+        else:
+            values[outcome] = 1.0 if outcome.caster_wins else -1.0
+    return table.code_values(values)  # type: ignore[arg-type]
+
+
+@dataclass
+class _Block:
+    rows: int
+    bank: npt.NDArray[np.float64]
+    ruin: npt.NDArray[np.int64]
+    stats: npt.NDArray[np.float64]
+
+
+def _play_block(
+    table: RoundTable,
+    config: SessionConfig,
+    *,
+    net: npt.NDArray[np.float64],
+    seed: int,
+    block: int,
+    sessions: int,
+) -> _Block:
+    kernels = _kernels()
+    entries = table.entries.astype(np.uint64)
+    rule = _rule(table)
+    settings = np.array(
+        [
+            config.rounds,
+            _STAKING_CODE[config.staking],
+            config.stake,
+            config.progression_cap,
+            max(net.max(), 1e-9),
+        ],
+        dtype=np.float64,
+    )
+    bankrolls = np.full(config.players, config.bankroll, dtype=np.float64)
+    bank = np.zeros((sessions, config.players), dtype=np.float64)
+    ruin = np.zeros((sessions, config.players), dtype=np.int64)
+    stats = np.zeros((sessions, 7), dtype=np.float64)
+    generator = lane_generator(seed, SESSION_STREAM, block, 0)
+    digits = np.empty(0, dtype=np.uint8)
+    want = int(sessions * config.rounds * _expected_steps(table) * 1.05) + 64
+    while True:
+        words = generator.random_raw(max(1, math.ceil((want - len(digits)) / DIGITS_PER_WORD)))
+        more = np.empty(len(words) * DIGITS_PER_WORD, dtype=np.uint8)
+        count = kernels.extract_digits(words, more)
+        digits = np.concatenate((digits, more[:count]))
+        used = kernels.play_sessions(
+            digits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats
+        )
+        if used >= 0:
+            return _Block(sessions, bank, ruin, stats)
+        want = 2 * len(digits)  # too few throws: draw more of the same stream and play the block again
+
+
+def simulate_sessions(
+    table: RoundTable,
+    config: SessionConfig,
+    seed: int,
+    *,
+    paytable: Paytable | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> SessionStudy:
+    """Play ``config.sessions`` sessions of ``table`` from ``seed`` (even money without a paytable).
+
+    Sessions come in blocks of :data:`~hazard.sim.stream.BLOCK_SESSIONS`, each from its own stream, so the
+    results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
+    Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set.
+    """
+    check_seed(seed)
+    workers = check_run(1, 1, workers)
+    if paytable is not None:
+        paytable.check(table.ruleset)
+    began = time.perf_counter()
+    net = _nets(table, paytable)
+    sizes = [min(BLOCK_SESSIONS, config.sessions - s) for s in range(0, config.sessions, BLOCK_SESSIONS)]
+    threads = min(workers, len(sizes))
+    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hazard-sessions")
+    futures: list[Future[_Block]] = []
+    results: dict[int, _Block] = {}
+    interrupted = False
+    try:
+        queue = list(enumerate(sizes))
+        while queue or len(results) < len(futures):
+            while queue and len(futures) - len(results) < 2 * threads:
+                block, size = queue.pop(0)
+                futures.append(
+                    executor.submit(
+                        _play_block, table, config, net=net, seed=seed, block=block, sessions=size
+                    )
+                )
+            wait([f for i, f in enumerate(futures) if i not in results], return_when="FIRST_COMPLETED")
+            for index, future in enumerate(futures):
+                if index not in results and future.done():
+                    results[index] = future.result()
+            if progress is not None:
+                progress(sum(r.rows for r in results.values()))
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in futures:
+            future.cancel()
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    for index, future in enumerate(futures):
+        if index not in results and future.done() and not future.cancelled():
+            results[index] = future.result()
+    # Blocks are joined in order, and only the unbroken run from the first, so a partial study is a prefix.
+    ordered: list[_Block] = []
+    for index in range(len(futures)):
+        if index not in results:
+            break
+        ordered.append(results[index])
+    players = config.players
+    bank = np.concatenate([b.bank for b in ordered]) if ordered else np.zeros((0, players))
+    ruin = np.concatenate([b.ruin for b in ordered]) if ordered else np.zeros((0, players), dtype=np.int64)
+    stats = np.concatenate([b.stats for b in ordered]) if ordered else np.zeros((0, 7))
+    return SessionStudy(
+        table=table,
+        config=config,
+        paytable_id=None if paytable is None else paytable.id,
+        seed=seed,
+        bankrolls=bank,
+        ruined_in=ruin,
+        played=stats[:, 0].astype(np.int64),
+        hands=stats[:, 1].astype(np.int64),
+        hand_rounds=stats[:, 2:4].copy(),
+        setters_take=stats[:, 4].copy(),
+        staked=stats[:, 5].copy(),
+        throws=int(stats[:, 6].sum()),
+        seconds=time.perf_counter() - began,
+        workers=threads,
+        interrupted=interrupted or len(ordered) < len(sizes),
+    )

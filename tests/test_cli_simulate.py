@@ -1,0 +1,177 @@
+"""``hazard simulate`` through the real entry point: the JSON form, determinism, plots, Ctrl-C, bad input."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from hazard.cli import main
+
+REQUIRED = [
+    "ruleset",
+    "main",
+    "rounds",
+    "seed",
+    "throws",
+    "wins",
+    "win_rate",
+    "win_rate_ci",
+    "exact_p_win",
+    "z",
+    "seconds",
+]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """A bad command line: exit status 2, nothing on stdout, one line on stderr."""
+    code, out, err = run(capsys, *args)
+    assert code == 2, (args, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def json_of(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    code, out, err = run(capsys, "simulate", "--format", "json", *args)
+    assert code == 0, err
+    data: dict[str, object] = json.loads(out)
+    return data
+
+
+def test_json_has_the_stable_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json_of(capsys, "-r", "craps", "--rounds", "100000", "--seed", "5")
+    for key in REQUIRED:
+        assert key in data
+    assert data["ruleset"] == "craps"
+    assert data["main"] == 7
+    assert data["rounds"] == 100_000
+    assert data["seed"] == 5
+    assert data["exact_p_win"] == pytest.approx(244 / 495)
+    assert abs(data["z"]) < 4  # type: ignore[arg-type]
+    low, high = data["win_rate_ci"]  # type: ignore[misc]
+    assert low < data["win_rate"] < high  # type: ignore[operator]
+
+
+def test_a_thrown_main_is_null(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json_of(capsys, "-r", "ecws", "--rounds", "50000")
+    assert data["main"] is None
+    assert data["exact_p_win"] == pytest.approx(1822253 / 3769920)
+    assert len(data["mains"]) == 5  # type: ignore[arg-type]
+    data = json_of(capsys, "-r", "ecws", "--rounds", "50000", "--main", "6")
+    assert data["main"] == 6
+    assert data["exact_p_win"] == pytest.approx(6961 / 14256)
+
+
+def test_the_same_seed_gives_the_same_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("-r", "wikipedia", "--rounds", "600000", "--seed", "31")
+    outputs = []
+    for extra in ((), ("--workers", "1"), ("--workers", "2", "--chunk", "100"), ("--chunk", "7777")):
+        data = json_of(capsys, *args, *extra)
+        data.pop("seconds")
+        outputs.append(data)
+    assert all(o == outputs[0] for o in outputs[1:])
+    assert json_of(capsys, *args[:-1], "32")["wins"] != outputs[0]["wins"]
+
+
+def test_table_and_csv(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "-r", "sca", "--rounds", "30000")
+    assert code == 0
+    assert "win rate" in out
+    assert "By main" in out
+    code, out, _ = run(capsys, "simulate", "-r", "craps", "--rounds", "30000", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["figure"] == "win_rate"
+    assert float(rows[0]["exact"]) == pytest.approx(244 / 495)
+
+
+def test_sessions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    plot = tmp_path / "sessions.png"
+    data = json_of(
+        capsys, "-r", "wikipedia", "--main", "7", "--sessions", "50", "--rounds", "100",
+        "--staking", "martingale", "--plot", str(plot),
+    )  # fmt: skip
+    assert data["mode"] == "sessions"
+    assert data["sessions"] == 50
+    assert data["exact_edge"] == pytest.approx(-1 / 9)
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    code, out, _ = run(capsys, "simulate", "-r", "sca", "--sessions", "20", "--rounds", "50")
+    assert code == 0
+    assert "risk of ruin" in out
+    code, out, _ = run(capsys, "simulate", "-r", "sca", "--sessions", "20", "--rounds", "50", "-f", "csv")
+    assert code == 0
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 20
+
+
+def test_a_plot_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "rounds.png"
+    code, _, err = run(capsys, "simulate", "-r", "cotton", "--rounds", "20000", "--plot", str(target))
+    assert code == 0, err
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("--rounds", "0"), "invalid number of rounds 0"),
+        (("--seed", "-1"), "invalid seed -1"),
+        (("-r", "no-such-game"), "unknown ruleset 'no-such-game'"),
+        (("-r", "ecws", "--main", "4"), "illegal main 4"),
+        (("--plot", "/no/such/folder/plot.png"), "cannot write plot file"),
+        (("--plot", "plot.gif"), "expected a name ending in .png"),
+        (("--rounds", "many"), "--rounds"),
+        (("--format", "xml"), "xml"),
+        (("--sessions", "0"), "invalid number of sessions 0"),
+        (("--sessions", "5", "--players", "1"), "invalid number of players 1"),
+        (("--staking", "double"), "double"),
+        (("--workers", "0"), "invalid number of workers 0"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], expected: str
+) -> None:
+    line = fails(capsys, "simulate", *args)
+    assert expected in line
+
+
+def test_ctrl_c_prints_what_was_played(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hazard.cli import simulate as command
+
+    @contextlib.contextmanager
+    def interrupting(total: int, what: str) -> Iterator[Callable[[int], None]]:
+        def update(done: int) -> None:
+            raise KeyboardInterrupt
+
+        yield update
+
+    monkeypatch.setattr(command, "_progress", interrupting)
+    code, out, err = run(
+        capsys, "simulate", "-r", "craps", "--rounds", "3000000", "--workers", "1", "-f", "json"
+    )
+    assert code == 130
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    assert 0 < data["rounds"] < 3_000_000
+    assert "interrupted" in err
+    assert "error" not in err
