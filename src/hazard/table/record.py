@@ -17,12 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import platformdirs
-import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
+from typing import TYPE_CHECKING, Any
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
@@ -46,33 +43,52 @@ __all__ = [
 FORMAT = "hazard-game/1"
 """Written into every game; a record of another format is refused rather than misread."""
 
-_metadata = sa.MetaData()
-_games = sa.Table(
-    "hazard_games",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("format", sa.String(40), nullable=False),
-    sa.Column("created", sa.String(40), nullable=False),
-    sa.Column("label", sa.String(200), nullable=False),
-    sa.Column("ruleset", sa.Text, nullable=False),
-    sa.Column("paytable", sa.Text, nullable=False),
-    sa.Column("stakes", sa.String(40), nullable=False),
-    sa.Column("dice", sa.String(40), nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=True),
-    sa.Column("settings", sa.Text, nullable=False),
-)
-_entries = sa.Table(
-    "hazard_entries",
-    _metadata,
-    sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
-    sa.Column("seq", sa.Integer, primary_key=True),
-    sa.Column("at", sa.String(40), nullable=False),
-    sa.Column("data", sa.Text, nullable=False),
-)
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+
+@dataclass(frozen=True)
+class _Schema:
+    metadata: sa.MetaData
+    games: sa.Table
+    entries: sa.Table
+
+
+@cache
+def _schema() -> _Schema:
+    """The record's two tables. SQLAlchemy is imported here, on first use, not by every command."""
+    import sqlalchemy as sa
+
+    metadata = sa.MetaData()
+    games = sa.Table(
+        "hazard_games",
+        metadata,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("format", sa.String(40), nullable=False),
+        sa.Column("created", sa.String(40), nullable=False),
+        sa.Column("label", sa.String(200), nullable=False),
+        sa.Column("ruleset", sa.Text, nullable=False),
+        sa.Column("paytable", sa.Text, nullable=False),
+        sa.Column("stakes", sa.String(40), nullable=False),
+        sa.Column("dice", sa.String(40), nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=True),
+        sa.Column("settings", sa.Text, nullable=False),
+    )
+    entries = sa.Table(
+        "hazard_entries",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("at", sa.String(40), nullable=False),
+        sa.Column("data", sa.Text, nullable=False),
+    )
+    return _Schema(metadata, games, entries)
 
 
 def default_database_url() -> str:
     """An SQLite file in the user's data folder (created if need be)."""
+    import platformdirs
+
     folder = Path(platformdirs.user_data_dir("hazard", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'games.db'}"
@@ -197,11 +213,14 @@ class GameStore:
             url = default_database_url()
         elif "://" not in url:
             url = f"sqlite:///{Path(url).expanduser()}"
+        import sqlalchemy as sa
+        from sqlalchemy.exc import SQLAlchemyError
+
         try:
             engine = sa.create_engine(url)
             with engine.begin() as connection:
                 _check_layout(connection)
-                _metadata.create_all(connection)
+                _schema().metadata.create_all(connection)
         except (SQLAlchemyError, ValueError, ImportError) as error:
             raise InvalidError(f"cannot open the game record {url!r}: {_reason(error)}") from None
         return cls(engine, url)
@@ -233,30 +252,36 @@ class GameStore:
             "settings": json.dumps(dict(settings or {}), sort_keys=True),
         }
         with self._write() as connection:
-            result = connection.execute(_games.insert().values(**row))
+            result = connection.execute(_schema().games.insert().values(**row))
             key = result.inserted_primary_key
             assert key is not None
             return int(key[0])
 
     def append(self, game: int, item: TableAction | Correction) -> int:
         """Write one entry at the end of a game's record and commit it; its number."""
+        import sqlalchemy as sa
+
+        entries = _schema().entries
         data = json.dumps(_item_to_json(item), sort_keys=True)
         with self._write() as connection:
             last = connection.execute(
-                sa.select(sa.func.max(_entries.c.seq)).where(_entries.c.game == game)
+                sa.select(sa.func.max(entries.c.seq)).where(entries.c.game == game)
             ).scalar()
             seq = (last or 0) + 1
-            connection.execute(_entries.insert().values(game=game, seq=seq, at=_now(), data=data))
+            connection.execute(entries.insert().values(game=game, seq=seq, at=_now(), data=data))
             return seq
 
     def games(self) -> list[tuple[int, str, str, str, int]]:
         """Every game: id, created, label, ruleset id, number of entries; newest first."""
-        count = sa.func.count(_entries.c.seq)
+        import sqlalchemy as sa
+
+        games, entries = _schema().games, _schema().entries
+        count = sa.func.count(entries.c.seq)
         query = (
-            sa.select(_games.c.id, _games.c.created, _games.c.label, _games.c.ruleset, count)
-            .select_from(_games.outerjoin(_entries, _entries.c.game == _games.c.id))
-            .group_by(_games.c.id)
-            .order_by(_games.c.id.desc())
+            sa.select(games.c.id, games.c.created, games.c.label, games.c.ruleset, count)
+            .select_from(games.outerjoin(entries, entries.c.game == games.c.id))
+            .group_by(games.c.id)
+            .order_by(games.c.id.desc())
         )
         with self._read() as connection:
             rows = connection.execute(query).all()
@@ -264,14 +289,21 @@ class GameStore:
 
     def load(self, game: int) -> ReplayedGame:
         """Read a game's whole record and replay it; an :class:`InvalidError` if any of it is wrong."""
+        import sqlalchemy as sa
+
+        schema = _schema()
         with self._read() as connection:
-            row = connection.execute(sa.select(_games).where(_games.c.id == game)).mappings().first()
+            row = (
+                connection.execute(sa.select(schema.games).where(schema.games.c.id == game))
+                .mappings()
+                .first()
+            )
             if row is None:
                 raise IllegalError(f"illegal game {game}: the record at {self.url!r} has no such game")
             lines = connection.execute(
-                sa.select(_entries.c.seq, _entries.c.at, _entries.c.data)
-                .where(_entries.c.game == game)
-                .order_by(_entries.c.seq)
+                sa.select(schema.entries.c.seq, schema.entries.c.at, schema.entries.c.data)
+                .where(schema.entries.c.game == game)
+                .order_by(schema.entries.c.seq)
             ).all()
         info = _info(dict(row))
         entries = []
@@ -290,6 +322,8 @@ class GameStore:
     @contextmanager
     def _write(self) -> Iterator[sa.Connection]:
         """A transaction, committed on leaving; a database failure becomes one clear error."""
+        from sqlalchemy.exc import SQLAlchemyError
+
         try:
             with self._engine.begin() as connection:
                 yield connection
@@ -298,6 +332,8 @@ class GameStore:
 
     @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
+        from sqlalchemy.exc import SQLAlchemyError
+
         try:
             with self._engine.connect() as connection:
                 yield connection
@@ -307,9 +343,11 @@ class GameStore:
 
 def _check_layout(connection: sa.Connection) -> None:
     """Refuse a database that is someone else's rather than add tables to it or misread it."""
+    import sqlalchemy as sa
+
     inspector = sa.inspect(connection)
     present = set(inspector.get_table_names())
-    ours = {table.name: table for table in _metadata.sorted_tables}
+    ours = {table.name: table for table in _schema().metadata.sorted_tables}
     if present and not present & set(ours) and connection.dialect.name == "sqlite":
         shown = ", ".join(sorted(present)[:5])
         raise InvalidError(f"it is a database of something else (tables: {shown}), not a hazard game record")
