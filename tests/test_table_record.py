@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from fractions import Fraction
@@ -464,3 +465,36 @@ def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path
     assert store.load(game).info.settings == {"bot_unit": "5/2"}
     sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '["not", "a table"]', game)
     refused_whole(store, game, f"record of game {game} is corrupt", "settings")
+
+
+@pytest.mark.skipif(
+    "HAZARD_TEST_DATABASE_URL" not in os.environ,
+    reason="set HAZARD_TEST_DATABASE_URL to an empty database (e.g. PostgreSQL) to run against it",
+)
+def test_a_game_round_trips_through_another_database() -> None:
+    """The same record on any SQLAlchemy database: a seeded bot game, stored, loaded and resumed."""
+    from hazard.table.bots import BotBrains
+    from hazard.table.session import Session
+
+    store = GameStore.open(os.environ["HAZARD_TEST_DATABASE_URL"])
+    try:
+        session = Session.start(
+            store,
+            ruleset=WIKIPEDIA,
+            paytable=find_paytable("wikipedia"),
+            dice="seeded",
+            seed=8,
+            settings={"bot_unit": "2/1"},
+            brains=BotBrains(unit=Fraction(2)),
+        )
+        for name, bot in (("Cas", "setter"), ("Sam", "setter"), ("Bea", "bystander")):
+            session.play(Sit(name, Fraction(50), bot))
+        for _ in range(40):
+            session.bots_act()
+            session.throw()
+        loaded = store.load(session.game)
+        assert loaded.table == session.table
+        assert loaded.info.settings == {"bot_unit": "2/1"}
+        assert len(loaded.entries) == len(session.entries)
+    finally:
+        store.close()
