@@ -10,36 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from hazard.cli import main
+from tests.commandline import fails, run
 
 CRAPS_FILE = (
     'id = "mine"\nname = "Mine"\n[source]\ncitation = "house rules"\n'
     '[main]\nmethod = "fixed"\nmains = [7]\n[opening]\nchances = [4, 5, 6, 8, 9, 10]\n'
     "[opening.7]\nnicks = [7, 11]\nouts = [2, 3, 12]\n"
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    """Run a bad command line: exit status 2, nothing on stdout, one readable line on stderr."""
-    code, out, err = run(capsys, *args)
-    assert code == 2, (args, out, err)
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in err
-    return lines[0]
 
 
 # --- hazard rules ------------------------------------------------------------------------------------------

@@ -11,33 +11,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.commandline import fails, run
 
-from hazard.cli import main
 from hazard.core.dice import Roll
 from hazard.core.rulesets import find_ruleset, paytable_for
 from hazard.table.actions import Call, Sit, Stake, Throw
 from hazard.table.record import GameStore
 from hazard.table.session import Session
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    """A refused command: exit status 2, nothing on stdout, one ``error:`` line and no traceback."""
-    code, out, err = run(capsys, *args)
-    assert (code, out) == (2, ""), (code, out, err)
-    assert err.count("\n") == 1, err
-    assert err.startswith("error: ")
-    assert "Traceback" not in err
-    return err.strip()
 
 
 def refereed_game(db: Path) -> int:

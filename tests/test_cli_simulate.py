@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from hazard.cli import main
+from tests.commandline import fails, run
 
 REQUIRED = [
     "ruleset",
@@ -26,28 +25,6 @@ REQUIRED = [
     "z",
     "seconds",
 ]
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    """A bad command line: exit status 2, nothing on stdout, one line on stderr."""
-    code, out, err = run(capsys, *args)
-    assert code == 2, (args, out, err)
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def json_of(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import ModuleType
 
 import numpy as np
@@ -28,6 +28,7 @@ from hazard.sim.stream import (
     lane_generator,
 )
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table
+from hazard.sim.workers import run_blocks
 
 __all__ = [
     "DEFAULT_CHUNK_ROUNDS",
@@ -217,43 +218,18 @@ def simulate_rounds(
     sizes = [min(BLOCK_ROUNDS, rounds - start) for start in range(0, rounds, BLOCK_ROUNDS)]
     counts = np.zeros((table.codes, THROW_BUCKETS + 2), dtype=np.int64)
     hands = np.zeros(HAND_BUCKETS + 2, dtype=np.int64)
-    played = 0
-    interrupted = False
+    work = [partial(_play_block, plan, seed, block, size, chunk_rounds) for block, size in enumerate(sizes)]
+
+    def report(done: Mapping[int, _Block]) -> None:
+        if progress is not None:
+            progress(sum(result.rounds for result in done.values()))
+
     threads = min(workers, len(sizes))
-    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hazard-sim")
-    futures: list[Future[_Block]] = []
-    added: set[int] = set()
-
-    def collect(block_futures: list[Future[_Block]]) -> None:
-        nonlocal played
-        for index, future in enumerate(block_futures):
-            if index in added or not future.done() or future.cancelled():
-                continue
-            result = future.result()
-            counts[...] += result.counts
-            hands[...] += result.hands
-            played += result.rounds
-            added.add(index)
-
-    try:
-        # Blocks are handed out a few at a time, so that a Ctrl-C has little left to cancel.
-        queue = list(enumerate(sizes))
-        while queue or len(added) < len(futures):
-            while queue and len(futures) - len(added) < 2 * threads:
-                block, size = queue.pop(0)
-                futures.append(executor.submit(_play_block, plan, seed, block, size, chunk_rounds))
-            pending = [f for i, f in enumerate(futures) if i not in added]
-            wait(pending, return_when="FIRST_COMPLETED")
-            collect(futures)
-            if progress is not None:
-                progress(played)
-    except KeyboardInterrupt:
-        interrupted = True
-        for future in futures:
-            future.cancel()
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-    collect(futures)
+    results, interrupted = run_blocks(work, threads=threads, progress=report)
+    for result in results.values():
+        counts[...] += result.counts
+        hands[...] += result.hands
+    played = sum(result.rounds for result in results.values())
     buckets = np.arange(THROW_BUCKETS, dtype=np.int64)
     buckets[-1] = 0  # the last bucket's rounds are summed exactly apart
     by_code = counts[:, :THROW_BUCKETS].copy()

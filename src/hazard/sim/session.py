@@ -31,8 +31,9 @@ from __future__ import annotations
 import enum
 import math
 import time
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +45,7 @@ from hazard.sim.rounds import Progress, _expected_steps, _kernels, _rule, check_
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import BLOCK_SESSIONS, DIGITS_PER_WORD, SESSION_STREAM, check_seed, lane_generator
 from hazard.sim.tables import RoundTable
+from hazard.sim.workers import run_blocks
 
 __all__ = ["MAX_SESSION_ROUNDS", "SessionConfig", "SessionStudy", "Staking", "simulate_sessions"]
 
@@ -304,39 +306,20 @@ def simulate_sessions(
     began = time.perf_counter()
     net = _nets(table, paytable)
     sizes = [min(BLOCK_SESSIONS, config.sessions - s) for s in range(0, config.sessions, BLOCK_SESSIONS)]
+    work = [
+        partial(_play_block, table, config, net=net, seed=seed, block=block, sessions=size)
+        for block, size in enumerate(sizes)
+    ]
+
+    def report(done: Mapping[int, _Block]) -> None:
+        if progress is not None:
+            progress(sum(result.rows for result in done.values()))
+
     threads = min(workers, len(sizes))
-    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hazard-sessions")
-    futures: list[Future[_Block]] = []
-    results: dict[int, _Block] = {}
-    interrupted = False
-    try:
-        queue = list(enumerate(sizes))
-        while queue or len(results) < len(futures):
-            while queue and len(futures) - len(results) < 2 * threads:
-                block, size = queue.pop(0)
-                futures.append(
-                    executor.submit(
-                        _play_block, table, config, net=net, seed=seed, block=block, sessions=size
-                    )
-                )
-            wait([f for i, f in enumerate(futures) if i not in results], return_when="FIRST_COMPLETED")
-            for index, future in enumerate(futures):
-                if index not in results and future.done():
-                    results[index] = future.result()
-            if progress is not None:
-                progress(sum(r.rows for r in results.values()))
-    except KeyboardInterrupt:
-        interrupted = True
-        for future in futures:
-            future.cancel()
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-    for index, future in enumerate(futures):
-        if index not in results and future.done() and not future.cancelled():
-            results[index] = future.result()
+    results, interrupted = run_blocks(work, threads=threads, progress=report, name="hazard-sessions")
     # Blocks are joined in order, and only the unbroken run from the first, so a partial study is a prefix.
     ordered: list[_Block] = []
-    for index in range(len(futures)):
+    for index in range(len(sizes)):
         if index not in results:
             break
         ordered.append(results[index])
