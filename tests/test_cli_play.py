@@ -83,7 +83,7 @@ def test_two_whole_rounds_against_bots(tmp_path: Path) -> None:
         "side bet offered: #1 Cat backs '",
         "Bob stakes 1 against Ann",
         "Round 1 · Ann has the dice · no main yet · 0 throws this round",
-        "You hold the dice: call a main (5, 6, 7, 8 or 9)",
+        "You hold the dice: stake against the bank (e.g. stake 5), call a main (5, 6, 7, 8 or 9)",
         "Ann> call 7\n  the caster calls 7 as the main",
         "Ann throws 1-3\n  4 with a main of 7 is the chance: the caster now needs 4 before 7",
         "Round 1 · Ann has the dice · main 7, chance 4 · 1 throw this round",
@@ -131,7 +131,7 @@ BAD_AS_CASTER = [
     ("3-4", "error: invalid command '3-4': hazard play throws its own dice; type throw or press Enter"),
     ("throw 3 4", "error: invalid command 'throw 3 4': hazard play throws its own dice; type throw alone"),
     ("stake", "error: invalid command 'stake': expected stake AMOUNT, e.g. stake 5"),
-    ("stake 5", "error: illegal stake of 5 by 'Ann': the caster cannot stake against himself"),
+    ("stake 500", "error: illegal stake of 500 by 'Ann': no one at the table can cover it as the bank"),
     ("withdraw", "error: illegal withdrawal by 'Ann': no stake of theirs is laid"),
     ("take 9", "error: illegal side bet #9: no such bet is open"),
     ("take 1", "error: illegal take of side bet #1: Bob has already taken it"),  # Cat's, taken by the setter
@@ -408,3 +408,20 @@ def test_referee_side_bets_and_players_joining(tmp_path: Path) -> None:
     assert answers["take 1 Bob"][1] == "  Bob takes side bet #1 ('4 or 10 before 7')"
     assert answers["take 1 Ann"] == ["error: illegal take of side bet #1: Bob has already taken it"]
     assert "  side bet #1 '4 or 10 before 7' comes true: Bob pays Cat 4" in answers["4-6"]
+
+
+def test_the_caster_names_his_stake_against_the_bank(tmp_path: Path) -> None:
+    # Wikipedia's arrangement: the caster stakes against the bank; the setter bot covers it at the
+    # paytable's odds (up to 2/1 here, so 10 needs 20 of the setter's free money).
+    out, db = _play(tmp_path, "stake 10", "stake 60", "quit")
+    _in_order(
+        out,
+        "Ann> stake 10\n  Bob stakes 10 against Ann",
+        "Ann> stake 60\nerror: illegal stake of 60 by 'Ann': no one at the table can cover it as the bank",
+    )
+    store = GameStore.open(str(db))
+    try:
+        wagers = store.load(1).table.wagers
+    finally:
+        store.close()
+    assert sorted((w.opponent, w.amount) for w in wagers) == [("Bob", Fraction(1)), ("Bob", Fraction(10))]

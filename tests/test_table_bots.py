@@ -279,3 +279,15 @@ def test_a_bot_caster_consents_to_a_late_bet_it_can_cover() -> None:
     people = seat("sca-isenfir", ("Cas", 20, None), ("Ann", 50, None))
     people = run(people, Throw(t(6).roll), Throw(t(4).roll))
     assert not brains.consents(people, Stake("Ann", Fraction(10)))  # a person consents for himself
+
+
+def test_the_bank_that_covers_a_casters_stake() -> None:
+    # Wikipedia pays up to 2/1 on a chance: the bank must have twice the stake free. Setters are asked first.
+    table = seat("wikipedia", ("Ann", 100, None), ("Cat", 100, "bystander"), ("Bob", 30, "setter"))
+    brains = BotBrains()
+    assert brains.cover(table, Fraction(15)) == "Bob"
+    assert brains.cover(table, Fraction(20)) == "Cat"  # more than Bob can cover
+    assert brains.cover(table, Fraction(60)) is None
+    assert (
+        BotBrains().cover(seat("ecws-1674", ("Ann", 100, None), ("Bob", 100, "setter")), Fraction(5)) is None
+    )

@@ -55,7 +55,7 @@ from hazard.table.actions import (
 )
 from hazard.table.bots import BOT_POLICIES, BotBrains
 from hazard.table.dice import SeededDice
-from hazard.table.money import parse_money
+from hazard.table.money import format_money, parse_money
 from hazard.table.record import Correction, GameStore, effective_actions, replay
 from hazard.table.session import Session
 from hazard.table.state import AnyEvent, CasterChanged, RoundSettled, apply_action, new_table
@@ -267,7 +267,10 @@ class PlayLoop(TableLoop):
         if caster == self.player:
             if to_move(table.round) is Mover.CASTER:
                 mains = _mains_text(table.ruleset)
-                return f"You hold the dice: call a main ({mains}), e.g. call 7. help: commands"
+                stake = (
+                    "stake against the bank (e.g. stake 5), " if table.stakes is StakeArrangement.BANK else ""
+                )
+                return f"You hold the dice: {stake}call a main ({mains}), e.g. call 7. help: commands"
             return "You hold the dice: press Enter to throw. help: commands"
         if not table.round_begun:
             return (
@@ -286,6 +289,20 @@ class PlayLoop(TableLoop):
         assert isinstance(command, Act)
         action = command.action
         self.check_turn(action)
+        table = self.session.table
+        if (
+            isinstance(action, Stake)
+            and action.player == table.caster
+            and table.stakes is StakeArrangement.BANK
+        ):
+            # The caster names his stake against the bank: the first bot that can cover it takes it.
+            bank = self.session.brains.cover(table, action.amount)
+            if bank is None:
+                raise IllegalError(
+                    f"illegal stake of {format_money(action.amount)} by {action.player!r}: "
+                    "no one at the table can cover it as the bank"
+                )
+            action = replace(action, player=bank)
         if isinstance(action, Stake) and self.session.brains.consents(self.session.table, action):
             action = replace(action, consent=True)  # a bot caster agrees to a late bet it can cover
         self.events(self.session.play(action))

@@ -54,6 +54,20 @@ class BotBrains:
         main = self.main if self.main in mains else (7 if 7 in mains else mains[0])
         return Call(main)
 
+    def cover(self, table: Table, amount: Fraction) -> str | None:
+        """The bot that takes a caster's stake of ``amount`` under the bank arrangement, if any can.
+
+        Setter bots are asked first, in seating order, then the other bots; the table decides what each can
+        cover.
+        """
+        if table.caster is None or table.stakes is not StakeArrangement.BANK:
+            return None
+        bots = [p for p in table.players if p.bot is not None and p.name != table.caster]
+        for player in sorted(bots, key=lambda p: p.bot != "setter"):
+            if _affordable(table, Stake(player.name, amount)):
+                return player.name
+        return None
+
     def consents(self, table: Table, stake: Stake) -> bool:
         """Whether a bot caster agrees to ``stake`` laid once the chance is set: whenever it can cover it."""
         if table.caster is None or table.player(table.caster).bot is None or stake.consent:
