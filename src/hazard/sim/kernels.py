@@ -16,13 +16,11 @@ so a later process loads it in a fraction of a second. The uncompiled function s
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 from numba.np.random.generator_core import next_uint64
 
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = [
@@ -55,12 +53,6 @@ _LAST_HAND = HAND_BUCKETS - 1
 
 _jit = numba.njit(nogil=True, cache=True, boundscheck=False)
 _inline = numba.njit(inline="always", cache=True, boundscheck=False)
-
-
-def pair_tables() -> tuple[np.ndarray[Any, np.dtype[np.uint64]], np.ndarray[Any, np.dtype[np.uint64]]]:
-    """The low and high digit of each pair ``0 .. 1295`` (a pair is two base-36 digits)."""
-    pairs = np.arange(36 * 36, dtype=np.uint64)
-    return pairs % np.uint64(36), pairs // np.uint64(36)
 
 
 @_inline

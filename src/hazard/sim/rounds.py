@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
 
 from hazard.core.errors import InvalidError
+from hazard.sim.backend import backend
 from hazard.sim.stream import (
     BLOCK_ROUNDS,
     LANES,
@@ -89,17 +89,9 @@ def _rule(table: RoundTable) -> npt.NDArray[np.int64]:
     return rule
 
 
-def _kernels() -> ModuleType:
-    """The compiled kernels, imported on first use: Numba takes a tenth of a second to import, and the
-    ``hazard`` commands that simulate nothing should not wait for it."""
-    from hazard.sim import kernels  # noqa: PLC0415
-
-    return kernels
-
-
 def warm_up(sessions: bool = False) -> None:
-    """Load (or compile) the kernels a study needs ahead of time, in a thread while other work goes on."""
-    _kernels().warm_up(sessions)
+    """Load (or build) the kernels a study needs ahead of time, in a thread while other work goes on."""
+    backend().warm_up(sessions)
 
 
 _local = threading.local()
@@ -150,14 +142,14 @@ class _Plan:
 
     @classmethod
     def of(cls, table: RoundTable) -> _Plan:
-        low, high = _kernels().pair_tables()
+        low, high = backend().pair_tables()
         entries = table.entries.astype(np.uint64)
         return cls(table, entries, low, high, _rule(table))
 
 
 def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: int) -> _Block:
     """Play block ``block``: ``rounds`` rounds over the two lanes (the first lane takes the odd one)."""
-    kernels = _kernels()
+    kernels = backend()
     table = plan.table
     entries, low, high, rule = plan.entries, plan.low, plan.high, plan.rule
     counts = np.zeros((TALLY_WAYS, table.codes, THROW_BUCKETS + 2), dtype=np.int64)

@@ -41,7 +41,8 @@ import numpy.typing as npt
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.state import Termination
-from hazard.sim.rounds import Progress, _expected_steps, _kernels, _rule, check_run
+from hazard.sim.backend import backend
+from hazard.sim.rounds import Progress, _expected_steps, _rule, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import BLOCK_SESSIONS, DIGITS_PER_WORD, SESSION_STREAM, check_seed, lane_generator
 from hazard.sim.tables import RoundTable
@@ -251,7 +252,7 @@ def _play_block(
     block: int,
     sessions: int,
 ) -> _Block:
-    kernels = _kernels()
+    kernels = backend()
     entries = table.entries.astype(np.uint64)
     rule = _rule(table)
     settings = np.array(

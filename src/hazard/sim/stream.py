@@ -21,6 +21,7 @@ The scheme, which fixes every result a seed gives whatever the chunk size or the
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from hazard.core.errors import InvalidError
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_seed",
     "digits_of_word",
     "lane_generator",
+    "pair_tables",
     "reference_digits",
 ]
 
@@ -67,6 +69,12 @@ def check_seed(seed: int) -> int:
 def lane_generator(seed: int, kind: int, block: int, lane: int) -> np.random.PCG64:
     """The bit generator of one lane of one block (see the module's description of the scheme)."""
     return np.random.PCG64(np.random.SeedSequence(check_seed(seed), spawn_key=(kind, block, lane)))
+
+
+def pair_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The low and high digit of each pair ``0 .. 1295`` (a pair is two base-36 digits), for the kernels."""
+    pairs = np.arange(36 * 36, dtype=np.uint64)
+    return pairs % np.uint64(36), pairs // np.uint64(36)
 
 
 def digits_of_word(word: int) -> list[int]:

@@ -1,0 +1,368 @@
+/*
+ * The simulator's inner loops in C: the same algorithms as hazard/sim/kernels.py (the Numba kernels),
+ * step for step, so that both give bit-identical results on the same seed.
+ *
+ * Built on first use by hazard/sim/native.py with the system compiler and loaded with ctypes (whose
+ * foreign calls release the GIL, so the worker threads run these loops on every core). Nothing here
+ * includes Python or NumPy headers: the library depends on neither, only on the layout of NumPy's
+ * bitgen_t (numpy/random/bitgen.h, part of NumPy's public C API), which lets each lane draw its words
+ * straight from its PCG64, exactly as Numba's next_uint64 does.
+ *
+ * Floating point: the session kernel must round exactly as the Numba code does, so the build passes
+ * -ffp-contract=off (no fused multiply-adds) and never -ffast-math.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* numpy/random/bitgen.h: the C interface of every NumPy bit generator. */
+typedef struct {
+    void *state;
+    uint64_t (*next_uint64)(void *st);
+    uint32_t (*next_uint32)(void *st);
+    double (*next_double)(void *st);
+    uint64_t (*next_raw)(void *st);
+} bitgen_t;
+
+/* The constants of hazard.sim.stream and hazard.sim.tables; native.py checks them against Python's. */
+#define DIGITS_PER_WORD 11
+#define M11 131621703842267136ULL         /* 36**11 */
+#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11 */
+#define PAIRS ((DIGITS_PER_WORD - 1) / 2)
+#define NEXT_MASK 0xFFFFULL
+#define THROW_BIT 16
+#define CODE_SHIFT 17
+#define THROW_BUCKETS 64
+#define HAND_BUCKETS 64
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* The constants above, for the loader to compare with its own: a stale or mismatched build is refused. */
+EXPORT void hazard_constants(uint64_t *out) {
+    out[0] = DIGITS_PER_WORD;
+    out[1] = WORD_LIMIT;
+    out[2] = NEXT_MASK;
+    out[3] = THROW_BIT;
+    out[4] = CODE_SHIFT;
+    out[5] = THROW_BUCKETS;
+    out[6] = HAND_BUCKETS;
+}
+
+/* One throw of a lane: look up the entry, log `code << 32 | throws`, and move the log's end on only when
+ * the round ended. No branch on the outcome: rounds end unpredictably, and a mispredicted branch costs
+ * more than the unconditional store. */
+static inline void step(const uint64_t *entries, uint64_t *offset, uint64_t *throws, uint64_t *end,
+                        uint64_t digit, uint64_t *log) {
+    uint64_t entry = entries[*offset + digit];
+    uint64_t code = entry >> CODE_SHIFT;
+    *offset = entry & NEXT_MASK;
+    *throws += (entry >> THROW_BIT) & 1;
+    log[*end] = (code << 32) | *throws;
+    *end += (uint64_t)(code != 0);
+    *throws = code == 0 ? *throws : 0;
+}
+
+/* The next accepted word of a lane, reduced mod 36^11: 11 uniform base-36 digits. */
+static inline uint64_t word(bitgen_t *bits) {
+    uint64_t w = bits->next_uint64(bits->state);
+    while (w >= WORD_LIMIT) {
+        w = bits->next_uint64(bits->state);
+    }
+    return w % M11;
+}
+
+/* Play one lane a throw at a time until it has logged `target` rounds (with `align`, stop as well at the
+ * end of the word being used); return the rounds logged. carry[0..3] is [state offset, throws in the
+ * round, word being used, digits left in it]. */
+static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *entries, uint64_t *carry,
+                        uint64_t *log, int align) {
+    uint64_t offset = carry[0], throws = carry[1], x = carry[2], left = carry[3];
+    uint64_t end = 0;
+    uint64_t goal = (uint64_t)target;
+    while (end < goal) {
+        if (left == 0) {
+            if (align) {
+                break;
+            }
+            x = word(bits);
+            left = DIGITS_PER_WORD;
+        }
+        uint64_t digit = x % 36;
+        x /= 36;
+        left -= 1;
+        step(entries, &offset, &throws, &end, digit, log);
+    }
+    carry[0] = offset;
+    carry[1] = throws;
+    carry[2] = x;
+    carry[3] = left;
+    return (int64_t)end;
+}
+
+/* kernels.play_lanes: the two lanes of a block, in step a word of each at a time while both are far from
+ * their targets (their table look-ups then overlap), each finishing alone. carry is (2, 4); the rounds
+ * logged go to logged[0..1]. */
+EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0, int64_t target1,
+                              const uint64_t *entries, uint64_t *carry, uint64_t *log0, uint64_t *log1,
+                              const uint64_t *low, const uint64_t *high, int64_t *logged) {
+    int64_t e0 = 0, e1 = 0;
+    uint64_t *c0 = carry, *c1 = carry + 4;
+    if (c0[3] != 0) { /* finish the words left part-used by the last call, one lane at a time */
+        e0 = play_one(bits0, target0, entries, c0, log0, 1);
+    }
+    if (c1[3] != 0) {
+        e1 = play_one(bits1, target1, entries, c1, log1, 1);
+    }
+    if (c0[3] == 0 && c1[3] == 0) {
+        uint64_t o0 = c0[0], t0 = c0[1], o1 = c1[0], t1 = c1[1];
+        uint64_t u0 = (uint64_t)e0, u1 = (uint64_t)e1;
+        /* A word ends at most 11 rounds, so neither lane can pass its target within the word. */
+        uint64_t stop0 = (uint64_t)(target0 - DIGITS_PER_WORD > 0 ? target0 - DIGITS_PER_WORD : 0);
+        uint64_t stop1 = (uint64_t)(target1 - DIGITS_PER_WORD > 0 ? target1 - DIGITS_PER_WORD : 0);
+        while (u0 < stop0 && u1 < stop1) {
+            uint64_t x0 = word(bits0);
+            uint64_t x1 = word(bits1);
+            for (int k = 0; k < PAIRS; k++) {
+                uint64_t q0 = x0 % (36 * 36);
+                uint64_t q1 = x1 % (36 * 36);
+                x0 /= 36 * 36;
+                x1 /= 36 * 36;
+                step(entries, &o0, &t0, &u0, low[q0], log0);
+                step(entries, &o1, &t1, &u1, low[q1], log1);
+                step(entries, &o0, &t0, &u0, high[q0], log0);
+                step(entries, &o1, &t1, &u1, high[q1], log1);
+            }
+            step(entries, &o0, &t0, &u0, x0, log0);
+            step(entries, &o1, &t1, &u1, x1, log1);
+        }
+        c0[0] = o0;
+        c0[1] = t0;
+        c1[0] = o1;
+        c1[1] = t1;
+        e0 = (int64_t)u0;
+        e1 = (int64_t)u1;
+    }
+    e0 += play_one(bits0, target0 - e0, entries, c0, log0 + e0, 0);
+    e1 += play_one(bits1, target1 - e1, entries, c1, log1 + e1, 0);
+    logged[0] = e0;
+    logged[1] = e1;
+}
+
+/* kernels.extract_digits: the throws of `n` words (11 per accepted word) into out; return how many. */
+EXPORT int64_t hazard_extract_digits(const uint64_t *words, int64_t n, uint8_t *out) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (words[i] < WORD_LIMIT) {
+            uint64_t x = words[i] % M11;
+            for (int k = 0; k < DIGITS_PER_WORD; k++) {
+                out[count + k] = (uint8_t)(x % 36);
+                x /= 36;
+            }
+            count += DIGITS_PER_WORD;
+        }
+    }
+    return count;
+}
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
+
+/* kernels.tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
+ * THROW_BUCKETS + 2) and hands (4, HAND_BUCKETS + 2), both C-contiguous; rule has `codes` entries;
+ * carry holds the losing streak and the rounds of the hand in progress. */
+EXPORT void hazard_tally(const uint64_t *log, int64_t n, const int64_t *rule, int64_t codes, int64_t *counts,
+                         int64_t *hands, int64_t *carry) {
+    const uint64_t width = THROW_BUCKETS + 2;
+    const uint64_t copy = (uint64_t)codes * width;
+    const uint64_t hand_copy = HAND_BUCKETS + 2;
+    const uint64_t last = THROW_BUCKETS - 1;
+    const uint64_t last_hand = HAND_BUCKETS - 1;
+    uint64_t after = (uint64_t)rule[0];
+    uint64_t streak = (uint64_t)carry[0];
+    uint64_t kept = (uint64_t)carry[1];
+    /* Four copies of each tally, taken in turn, so that repeated outcomes do not wait on each other. */
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t value = log[i];
+        uint64_t code = value >> 32;
+        uint64_t throws = value & 0xFFFFFFFFULL;
+        uint64_t row = ((uint64_t)i & 3) * copy + code * width;
+        counts[row + min_u64(throws, last)] += 1;
+        if (throws >= last) { /* rare: exact sums for the long rounds the last bucket lumps together */
+            counts[row + THROW_BUCKETS] += (int64_t)throws;
+            counts[row + THROW_BUCKETS + 1] += (int64_t)(throws * throws);
+        }
+    }
+    int passes = after > 0;
+    for (int64_t code = 1; code < codes; code++) {
+        passes |= (rule[code] & 4) != 0;
+    }
+    if (!passes) {
+        return;
+    }
+    /* Masks, not branches: a win clears the streak, a counted loss adds to it, no main passes at once. */
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t flags = (uint64_t)rule[log[i] >> 32];
+        uint64_t win = flags & 1;
+        uint64_t counted = (flags >> 1) & 1;
+        uint64_t no_main = (flags >> 2) & 1;
+        uint64_t passed;
+        kept += 1 - no_main;
+        if (after <= 1) {
+            passed = no_main | counted;
+        } else {
+            streak = (streak + counted) & (win - 1);
+            passed = no_main | (counted & (uint64_t)(streak >= after));
+        }
+        uint64_t hand_row = ((uint64_t)i & 3) * hand_copy;
+        hands[hand_row + min_u64(kept, last_hand)] += (int64_t)passed;
+        if (kept >= last_hand) {
+            hands[hand_row + HAND_BUCKETS] += (int64_t)(kept * passed);
+            hands[hand_row + HAND_BUCKETS + 1] += (int64_t)(kept * kept * passed);
+        }
+        uint64_t keep = passed - 1;
+        streak &= keep;
+        kept &= keep;
+    }
+    carry[0] = (int64_t)streak;
+    carry[1] = (int64_t)kept;
+}
+
+/* Python's min on floats: the first argument unless the second is strictly less (as Numba compiles it). */
+static inline double min_f64(double a, double b) { return b < a ? b : a; }
+
+/* kernels.play_sessions: the sessions of a block from its n throws; return the throws used, or -1 if there
+ * were too few. out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings is
+ * [rounds, staking, base stake, progression cap, max net]. Every floating-point operation is written in the
+ * order the Python source performs it, so that the results round identically. */
+EXPORT int64_t hazard_play_sessions(const uint8_t *digits, int64_t n, const uint64_t *entries, int64_t start,
+                                    const double *net, const int64_t *rule, const double *settings,
+                                    const double *bankrolls, int64_t players, int64_t sessions,
+                                    double *out_bank, int64_t *out_ruin, double *out_stats) {
+    const int64_t rounds = (int64_t)settings[0];
+    const int64_t staking = (int64_t)settings[1];
+    const double base = settings[2];
+    const int64_t cap = (int64_t)settings[3];
+    const double max_net = settings[4];
+    const int64_t after = rule[0];
+    int64_t pos = 0;
+    int64_t result = 0;
+    double *bank = malloc(sizeof(double) * (size_t)(players > 0 ? players : 1));
+    unsigned char *ruined = malloc((size_t)(players > 0 ? players : 1));
+    int64_t *steps = malloc(sizeof(int64_t) * (size_t)(players > 0 ? players : 1));
+    if (bank == NULL || ruined == NULL || steps == NULL) {
+        result = -2; /* out of memory: native.py raises MemoryError */
+        goto done;
+    }
+    for (int64_t s = 0; s < sessions; s++) {
+        for (int64_t p = 0; p < players; p++) {
+            bank[p] = bankrolls[p];
+            ruined[p] = 0;
+            steps[p] = 0;
+            out_ruin[s * players + p] = -1;
+        }
+        int64_t caster = 0, streak = 0, kept = 0, played = 0, hands = 0, throws = 0;
+        double hand_rounds = 0.0, hand_squares = 0.0, take = 0.0, staked = 0.0;
+        for (int64_t r = 0; r < rounds; r++) {
+            int64_t active = 0;
+            double low = __builtin_inf();
+            for (int64_t p = 0; p < players; p++) {
+                if (!ruined[p]) {
+                    active += 1;
+                    if (p != caster) {
+                        low = min_f64(low, bank[p]);
+                    }
+                }
+            }
+            if (active < 2) {
+                break;
+            }
+            int64_t setters = active - 1;
+            int64_t multiple = (int64_t)1 << (steps[caster] < cap ? steps[caster] : cap);
+            double stake = min_f64(min_f64(base * (double)multiple, bank[caster]),
+                                   (double)setters * low / max_net);
+            uint64_t offset = (uint64_t)start;
+            int64_t code = 0;
+            while (code == 0) {
+                if (pos >= n) {
+                    result = -1;
+                    goto done;
+                }
+                uint64_t entry = entries[offset + (uint64_t)digits[pos]];
+                pos += 1;
+                throws += (int64_t)((entry >> THROW_BIT) & 1);
+                offset = entry & NEXT_MASK;
+                code = (int64_t)(entry >> CODE_SHIFT);
+            }
+            int64_t flags = rule[code];
+            int passed = 0;
+            if (flags & 4) {
+                passed = 1;
+            } else {
+                played += 1;
+                kept += 1;
+                double won = net[code] * stake;
+                bank[caster] += won;
+                for (int64_t p = 0; p < players; p++) {
+                    if (p != caster && !ruined[p]) {
+                        bank[p] -= won / (double)setters;
+                    }
+                }
+                take -= won;
+                staked += stake;
+                int win = (flags & 1) != 0;
+                if (staking == 1) { /* martingale: double after a loss, back to the base after a win */
+                    steps[caster] = win ? 0 : steps[caster] + 1;
+                } else if (staking == 2) { /* paroli: double after a win, back after a loss or `cap` wins */
+                    steps[caster] = win ? steps[caster] + 1 : 0;
+                    if (steps[caster] >= cap) {
+                        steps[caster] = 0;
+                    }
+                }
+                if (win) {
+                    streak = 0;
+                } else if (flags & 2) {
+                    streak += 1;
+                    passed = streak >= after;
+                }
+            }
+            for (int64_t p = 0; p < players; p++) {
+                if (!ruined[p] && bank[p] < base) {
+                    ruined[p] = 1;
+                    out_ruin[s * players + p] = r;
+                }
+            }
+            if (passed) {
+                hands += 1;
+                hand_rounds += (double)kept;
+                hand_squares += (double)(kept * kept);
+            }
+            if (passed || ruined[caster]) {
+                streak = 0;
+                kept = 0;
+                for (int64_t k = 1; k <= players; k++) {
+                    int64_t next = (caster + k) % players;
+                    if (!ruined[next]) {
+                        caster = next;
+                        break;
+                    }
+                }
+            }
+        }
+        for (int64_t p = 0; p < players; p++) {
+            out_bank[s * players + p] = bank[p];
+        }
+        double *row = out_stats + s * 7;
+        row[0] = (double)played;
+        row[1] = (double)hands;
+        row[2] = hand_rounds;
+        row[3] = hand_squares;
+        row[4] = take;
+        row[5] = staked;
+        row[6] = (double)throws;
+    }
+    result = pos;
+done:
+    free(bank);
+    free(ruined);
+    free(steps);
+    return result;
+}
