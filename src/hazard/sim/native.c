@@ -166,61 +166,74 @@ EXPORT int64_t hazard_extract_digits(const uint64_t *words, int64_t n, uint8_t *
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
 
+/* One round of a log into the counts: copy i & 3 of them, so that repeated outcomes do not wait on each
+ * other (the four copies are added up afterwards). */
+static inline void count_round(int64_t *counts, uint64_t i, uint64_t value, uint64_t copy) {
+    const uint64_t width = THROW_BUCKETS + 2;
+    const uint64_t last = THROW_BUCKETS - 1;
+    uint64_t code = value >> 32;
+    uint64_t throws = value & 0xFFFFFFFFULL;
+    uint64_t row = (i & 3) * copy + code * width;
+    counts[row + min_u64(throws, last)] += 1;
+    if (throws >= last) { /* rare: exact sums for the long rounds the last bucket lumps together */
+        counts[row + THROW_BUCKETS] += (int64_t)throws;
+        counts[row + THROW_BUCKETS + 1] += (int64_t)(throws * throws);
+    }
+}
+
+/* One round of a log into the hands: masks, not branches (a win clears the streak, a counted loss adds to
+ * it, no main passes at once); where one counted loss passes the dice the streak is not needed. */
+static inline void hand_round(int64_t *hands, uint64_t i, uint64_t flags, uint64_t after, uint64_t *streak,
+                              uint64_t *kept) {
+    const uint64_t hand_copy = HAND_BUCKETS + 2;
+    const uint64_t last_hand = HAND_BUCKETS - 1;
+    uint64_t win = flags & 1;
+    uint64_t counted = (flags >> 1) & 1;
+    uint64_t no_main = (flags >> 2) & 1;
+    uint64_t passed;
+    *kept += 1 - no_main;
+    if (after <= 1) {
+        passed = no_main | counted;
+    } else {
+        *streak = (*streak + counted) & (win - 1);
+        passed = no_main | (counted & (uint64_t)(*streak >= after));
+    }
+    uint64_t hand_row = (i & 3) * hand_copy;
+    hands[hand_row + min_u64(*kept, last_hand)] += (int64_t)passed;
+    if (*kept >= last_hand) {
+        hands[hand_row + HAND_BUCKETS] += (int64_t)(*kept * passed);
+        hands[hand_row + HAND_BUCKETS + 1] += (int64_t)(*kept * *kept * passed);
+    }
+    uint64_t keep = passed - 1;
+    *streak &= keep;
+    *kept &= keep;
+}
+
 /* kernels.tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
  * THROW_BUCKETS + 2) and hands (4, HAND_BUCKETS + 2), both C-contiguous; rule has `codes` entries;
- * carry holds the losing streak and the rounds of the hand in progress. */
+ * carry holds the losing streak and the rounds of the hand in progress. Numba's version reads the log
+ * twice, once for the counts and once for the hands; here both are taken in one pass (the two touch
+ * different arrays, so the results are the same), which saves a third of the time. */
 EXPORT void hazard_tally(const uint64_t *log, int64_t n, const int64_t *rule, int64_t codes, int64_t *counts,
                          int64_t *hands, int64_t *carry) {
-    const uint64_t width = THROW_BUCKETS + 2;
-    const uint64_t copy = (uint64_t)codes * width;
-    const uint64_t hand_copy = HAND_BUCKETS + 2;
-    const uint64_t last = THROW_BUCKETS - 1;
-    const uint64_t last_hand = HAND_BUCKETS - 1;
+    const uint64_t copy = (uint64_t)codes * (THROW_BUCKETS + 2);
     uint64_t after = (uint64_t)rule[0];
-    uint64_t streak = (uint64_t)carry[0];
-    uint64_t kept = (uint64_t)carry[1];
-    /* Four copies of each tally, taken in turn, so that repeated outcomes do not wait on each other. */
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t value = log[i];
-        uint64_t code = value >> 32;
-        uint64_t throws = value & 0xFFFFFFFFULL;
-        uint64_t row = ((uint64_t)i & 3) * copy + code * width;
-        counts[row + min_u64(throws, last)] += 1;
-        if (throws >= last) { /* rare: exact sums for the long rounds the last bucket lumps together */
-            counts[row + THROW_BUCKETS] += (int64_t)throws;
-            counts[row + THROW_BUCKETS + 1] += (int64_t)(throws * throws);
-        }
-    }
     int passes = after > 0;
     for (int64_t code = 1; code < codes; code++) {
         passes |= (rule[code] & 4) != 0;
     }
-    if (!passes) {
+    if (!passes) { /* the dice never pass: the hands (and their carry) are left as they are */
+        for (int64_t i = 0; i < n; i++) {
+            count_round(counts, (uint64_t)i, log[i], copy);
+        }
         return;
     }
-    /* Masks, not branches: a win clears the streak, a counted loss adds to it, no main passes at once. */
+    uint64_t streak = (uint64_t)carry[0];
+    uint64_t kept = (uint64_t)carry[1];
     for (int64_t i = 0; i < n; i++) {
-        uint64_t flags = (uint64_t)rule[log[i] >> 32];
-        uint64_t win = flags & 1;
-        uint64_t counted = (flags >> 1) & 1;
-        uint64_t no_main = (flags >> 2) & 1;
-        uint64_t passed;
-        kept += 1 - no_main;
-        if (after <= 1) {
-            passed = no_main | counted;
-        } else {
-            streak = (streak + counted) & (win - 1);
-            passed = no_main | (counted & (uint64_t)(streak >= after));
-        }
-        uint64_t hand_row = ((uint64_t)i & 3) * hand_copy;
-        hands[hand_row + min_u64(kept, last_hand)] += (int64_t)passed;
-        if (kept >= last_hand) {
-            hands[hand_row + HAND_BUCKETS] += (int64_t)(kept * passed);
-            hands[hand_row + HAND_BUCKETS + 1] += (int64_t)(kept * kept * passed);
-        }
-        uint64_t keep = passed - 1;
-        streak &= keep;
-        kept &= keep;
+        uint64_t value = log[i];
+        count_round(counts, (uint64_t)i, value, copy);
+        hand_round(hands, (uint64_t)i, (uint64_t)rule[value >> 32], after, &streak, &kept);
     }
     carry[0] = (int64_t)streak;
     carry[1] = (int64_t)kept;
