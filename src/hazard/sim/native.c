@@ -51,8 +51,8 @@ EXPORT void hazard_constants(uint64_t *out) {
 /* One throw of a lane: look up the entry, log `code << 32 | throws`, and move the log's end on only when
  * the round ended. No branch on the outcome: rounds end unpredictably, and a mispredicted branch costs
  * more than the unconditional store. */
-static inline void step(const uint64_t *entries, uint64_t *offset, uint64_t *throws, uint64_t *end,
-                        uint64_t digit, uint64_t *log) {
+static inline void step(const uint64_t *restrict entries, uint64_t *offset, uint64_t *throws, uint64_t *end,
+                        uint64_t digit, uint64_t *restrict log) {
     uint64_t entry = entries[*offset + digit];
     uint64_t code = entry >> CODE_SHIFT;
     *offset = entry & NEXT_MASK;
@@ -74,8 +74,8 @@ static inline uint64_t word(bitgen_t *bits) {
 /* Play one lane a throw at a time until it has logged `target` rounds (with `align`, stop as well at the
  * end of the word being used); return the rounds logged. carry[0..3] is [state offset, throws in the
  * round, word being used, digits left in it]. */
-static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *entries, uint64_t *carry,
-                        uint64_t *log, int align) {
+static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *restrict entries,
+                        uint64_t *restrict carry, uint64_t *restrict log, int align) {
     uint64_t offset = carry[0], throws = carry[1], x = carry[2], left = carry[3];
     uint64_t end = 0;
     uint64_t goal = (uint64_t)target;
@@ -103,8 +103,9 @@ static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *entries,
  * their targets (their table look-ups then overlap), each finishing alone. carry is (2, 4); the rounds
  * logged go to logged[0..1]. */
 EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0, int64_t target1,
-                              const uint64_t *entries, uint64_t *carry, uint64_t *log0, uint64_t *log1,
-                              const uint64_t *low, const uint64_t *high, int64_t *logged) {
+                              const uint64_t *restrict entries, uint64_t *restrict carry,
+                              uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
+                              const uint64_t *restrict high, int64_t *restrict logged) {
     int64_t e0 = 0, e1 = 0;
     uint64_t *c0 = carry, *c1 = carry + 4;
     if (c0[3] != 0) { /* finish the words left part-used by the last call, one lane at a time */
@@ -149,7 +150,7 @@ EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0,
 }
 
 /* kernels.extract_digits: the throws of `n` words (11 per accepted word) into out; return how many. */
-EXPORT int64_t hazard_extract_digits(const uint64_t *words, int64_t n, uint8_t *out) {
+EXPORT int64_t hazard_extract_digits(const uint64_t *restrict words, int64_t n, uint8_t *restrict out) {
     int64_t count = 0;
     for (int64_t i = 0; i < n; i++) {
         if (words[i] < WORD_LIMIT) {
@@ -168,7 +169,7 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
 
 /* One round of a log into the counts: copy i & 3 of them, so that repeated outcomes do not wait on each
  * other (the four copies are added up afterwards). */
-static inline void count_round(int64_t *counts, uint64_t i, uint64_t value, uint64_t copy) {
+static inline void count_round(int64_t *restrict counts, uint64_t i, uint64_t value, uint64_t copy) {
     const uint64_t width = THROW_BUCKETS + 2;
     const uint64_t last = THROW_BUCKETS - 1;
     uint64_t code = value >> 32;
@@ -183,7 +184,7 @@ static inline void count_round(int64_t *counts, uint64_t i, uint64_t value, uint
 
 /* One round of a log into the hands: masks, not branches (a win clears the streak, a counted loss adds to
  * it, no main passes at once); where one counted loss passes the dice the streak is not needed. */
-static inline void hand_round(int64_t *hands, uint64_t i, uint64_t flags, uint64_t after, uint64_t *streak,
+static inline void hand_round(int64_t *restrict hands, uint64_t i, uint64_t flags, uint64_t after, uint64_t *streak,
                               uint64_t *kept) {
     const uint64_t hand_copy = HAND_BUCKETS + 2;
     const uint64_t last_hand = HAND_BUCKETS - 1;
@@ -214,8 +215,8 @@ static inline void hand_round(int64_t *hands, uint64_t i, uint64_t flags, uint64
  * carry holds the losing streak and the rounds of the hand in progress. Numba's version reads the log
  * twice, once for the counts and once for the hands; here both are taken in one pass (the two touch
  * different arrays, so the results are the same), which saves a third of the time. */
-EXPORT void hazard_tally(const uint64_t *log, int64_t n, const int64_t *rule, int64_t codes, int64_t *counts,
-                         int64_t *hands, int64_t *carry) {
+EXPORT void hazard_tally(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
+                         int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry) {
     const uint64_t copy = (uint64_t)codes * (THROW_BUCKETS + 2);
     uint64_t after = (uint64_t)rule[0];
     int passes = after > 0;
