@@ -5,7 +5,8 @@ All three are measured in one run, on the same machine, on the same workload: th
 
 - hazard: the whole ``hazard simulate -r craps --rounds N --format json`` process, start-up included, timed
   from outside; its throws are the ``throws`` field of its JSON. The compiled kernels are cached on disk by
-  the first run after an install; that first ("cold") run is timed apart, in a fresh cache folder.
+  the first run after an install; that first ("cold") run is timed apart, in a fresh cache folder. Timed
+  with the C kernels (the default) and, for reference, with ``HAZARD_SIM_BACKEND=numba``.
 - NumPy: one process drawing integers in [0, 36) with ``Generator.integers`` (PCG64), a million at a time.
 - crapssim: a table with one player on the pass line for a number of rolls.
 
@@ -81,6 +82,25 @@ def hazard_run(rounds: int, env: dict[str, str]) -> tuple[float, int]:
     return seconds, int(json.loads(result.stdout)["throws"])
 
 
+def hazard_runs(rounds: int, repeat: int, backend: str) -> tuple[float, int, list[tuple[float, int]]]:
+    """A cold run of ``hazard simulate`` with ``backend``'s kernels (fresh caches: they are built or
+    compiled), then ``repeat`` warm ones: the cold seconds and throws, and each warm run's."""
+    cache = Path(tempfile.mkdtemp(prefix="hazard-bench-cache-"))
+    # XDG_CACHE_HOME: where platformdirs puts hazard's C library (on Linux); NUMBA_CACHE_DIR: Numba's cache.
+    env = {
+        **os.environ,
+        "HAZARD_SIM_BACKEND": backend,
+        "NUMBA_CACHE_DIR": str(cache / "numba"),
+        "XDG_CACHE_HOME": str(cache),
+    }
+    try:
+        cold_seconds, cold_throws = hazard_run(rounds, env)
+        warm = [hazard_run(rounds, env) for _ in range(repeat)]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return cold_seconds, cold_throws, warm
+
+
 def crapssim_rate(rolls: int) -> float:
     """Rolls per second of crapssim, one player on the pass line."""
     from crapssim.strategy import BetPassLine  # noqa: PLC0415 - a bench-only dependency
@@ -102,17 +122,15 @@ def main() -> None:
     parser.add_argument("--crapssim-rolls", type=int, default=200_000, help="rolls crapssim plays")
     args = parser.parse_args()
 
-    cache = Path(tempfile.mkdtemp(prefix="hazard-numba-"))
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    try:
-        cold_seconds, cold_throws = hazard_run(args.rounds, env)
-        warm = [hazard_run(args.rounds, env) for _ in range(args.repeat)]
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
+    runs = {backend: hazard_runs(args.rounds, args.repeat, backend) for backend in ("native", "numba")}
+    cold_seconds, cold_throws, warm = runs["native"]
     seconds = statistics.median(s for s, _ in warm)
     throws = warm[0][1]
     assert all(t == throws for _, t in warm), "the same seed must give the same throws"
     hazard = throws / seconds
+    numba_cold, _, numba_warm = runs["numba"]
+    numba_seconds = statistics.median(s for s, _ in numba_warm)
+    assert all(t == throws for _, t in numba_warm), "both backends must give the same throws"
     numpy64 = numpy_rate(args.numpy_draws, np.int64)
     numpy8 = numpy_rate(args.numpy_draws, np.uint8)
     numpy_whole = numpy_process(throws)
@@ -126,6 +144,10 @@ def main() -> None:
         "hazard_seconds_cold": cold_seconds,
         "hazard_throws_per_second": hazard,
         "hazard_throws_per_second_cold": cold_throws / cold_seconds,
+        "hazard_numba_seconds_warm_median": numba_seconds,
+        "hazard_numba_seconds_warm_all": [s for s, _ in numba_warm],
+        "hazard_numba_seconds_cold": numba_cold,
+        "hazard_numba_throws_per_second": throws / numba_seconds,
         "numpy_int64_draws_per_second": numpy64,
         "numpy_uint8_draws_per_second": numpy8,
         "numpy_whole_process_draws_per_second": numpy_whole,
@@ -139,6 +161,8 @@ def main() -> None:
     print(
         f"\nhazard simulate, {args.rounds:,} craps rounds, whole process: {hazard / 1e6:,.1f} M throws/s "
         f"({throws:,} throws in {seconds:.3f} s; first run, compiling: {cold_seconds:.2f} s)\n"
+        f"  with HAZARD_SIM_BACKEND=numba: {throws / numba_seconds / 1e6:,.1f} M throws/s "
+        f"({numba_seconds:.3f} s; first run, compiling: {numba_cold:.2f} s)\n"
         f"NumPy integers in [0, 36), one process: {numpy64 / 1e6:,.1f} M/s (int64), "
         f"{numpy8 / 1e6:,.1f} M/s (uint8); as a whole process drawing as many: {numpy_whole / 1e6:,.1f} M/s\n"
         f"crapssim, pass line: {craps / 1e3:,.1f} k rolls/s\n"

@@ -325,7 +325,7 @@ def _sessions_csv(study: SessionStudy) -> str:
 
 
 def _warm_up(sessions: bool) -> threading.Thread:
-    """Load the compiled kernels in the background while the exact analysis runs in the foreground."""
+    """Load (or build) the kernels in the background while the exact analysis runs in the foreground."""
     thread = threading.Thread(target=warm_up, args=(sessions,), daemon=True)
     thread.start()
     return thread
@@ -400,9 +400,9 @@ def simulate(
         )
     total = _DEFAULT_ROUNDS if rounds is None else rounds
     check_run(total, chunk, workers)
-    # Loading the kernels makes a few hundred thousand objects that live as long as the process: collecting
-    # while they are made only costs time, and once frozen the collector does not walk them again at exit
-    # (which would otherwise take a quarter of a second).
+    # Loading Numba's kernels (where the C ones cannot be built) makes a few hundred thousand objects that
+    # live as long as the process: collecting while they are made only costs time, and once frozen the
+    # collector does not walk them again at exit (which would otherwise take a quarter of a second).
     gc.disable()
     try:
         warm = _warm_up(config is not None)
