@@ -273,6 +273,21 @@ def test_a_broken_cache_file_is_rebuilt_not_trusted(tmp_path: Path, damage: str)
     assert native._intact(path)
 
 
+def test_the_c_source_compiles_without_warnings(tmp_path: Path) -> None:
+    import shutil
+
+    command = native.compiler()
+    if shutil.which(command[0]) is None:
+        pytest.skip("no C compiler")
+    result = subprocess.run(
+        [*command, *native.FLAGS, "-Werror", "-o", str(tmp_path / "k.so"), str(native.SOURCE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def test_the_cache_key_follows_the_source_and_the_compiler(tmp_path: Path) -> None:
     one = native.library_path(tmp_path, b"int x;", ["cc"])
     assert native.library_path(tmp_path, b"int x;", ["cc"]) == one
