@@ -8,7 +8,7 @@ import pytest
 from hazard.core.engine import apply
 from hazard.core.rulesets import find_ruleset, paytable_for
 from hazard.core.state import Round
-from hazard.sim import kernels
+from hazard.sim import kernels, native
 from hazard.sim.rounds import _rule
 from hazard.sim.session import SessionConfig, _nets
 from hazard.sim.stream import ROUND_STREAM, digits_of_word, lane_generator, reference_digits
@@ -16,10 +16,21 @@ from hazard.sim.tables import RoundTable, compile_table, roll_of
 
 
 def _lanes(
-    table: RoundTable, targets: tuple[int, int], *, compiled: bool, seed: int = 2, chunk: int | None = None
+    table: RoundTable,
+    targets: tuple[int, int],
+    *,
+    compiled: bool,
+    seed: int = 2,
+    chunk: int | None = None,
+    backend: str = "numba",
 ) -> tuple[list[int], list[int], list[int]]:
-    """Play two lanes to their targets, ``chunk`` rounds a call; the logs of both lanes, and the carry."""
-    play = kernels.play_lanes if compiled else kernels.play_lanes.py_func
+    """Play two lanes to their targets, ``chunk`` rounds a call; the logs of both lanes, and the carry.
+
+    ``compiled``: the ``backend``'s kernels (``numba``, or ``native``: the C ones), else the Python twin.
+    """
+    play = kernels.play_lanes.py_func
+    if compiled:
+        play = native.load().play_lanes if backend == "native" else kernels.play_lanes
     low, high = kernels.pair_tables()
     bits = [lane_generator(seed, ROUND_STREAM, 0, lane) for lane in (0, 1)]
     carry = np.zeros((2, 4), dtype=np.uint64)
@@ -53,17 +64,19 @@ def test_play_lanes_compiled_equals_its_python(name: str, monkeypatch: pytest.Mo
     assert _lanes(table, (150, 97), compiled=False) == compiled
 
 
+@pytest.mark.parametrize("backend", ["numba", "native"])
 @pytest.mark.parametrize("chunk", [1, 2, 7, 11, 12, 40, 1000])
-def test_a_lane_goes_on_as_if_never_stopped(chunk: int) -> None:
+def test_a_lane_goes_on_as_if_never_stopped(chunk: int, backend: str) -> None:
     table = compile_table(find_ruleset("ecws"))
-    whole = _lanes(table, (300, 299), compiled=True, seed=8)
-    assert _lanes(table, (300, 299), compiled=True, seed=8, chunk=chunk)[:2] == whole[:2]
+    whole = _lanes(table, (300, 299), compiled=True, seed=8, backend=backend)
+    assert _lanes(table, (300, 299), compiled=True, seed=8, chunk=chunk, backend=backend)[:2] == whole[:2]
 
 
+@pytest.mark.parametrize("backend", ["numba", "native"])
 @pytest.mark.parametrize("name", ["craps", "ecws", "wikipedia", "sca", "cotton"])
-def test_a_lane_log_is_what_the_engine_makes_of_the_same_throws(name: str) -> None:
+def test_a_lane_log_is_what_the_engine_makes_of_the_same_throws(name: str, backend: str) -> None:
     table = compile_table(find_ruleset(name))
-    log0, _, _ = _lanes(table, (500, 10), compiled=True, seed=9)
+    log0, _, _ = _lanes(table, (500, 10), compiled=True, seed=9, backend=backend)
     digits = reference_digits(9, ROUND_STREAM, 0, 0, 1000)
     # Replay the same throws through the engine, round after round.
     expected: list[tuple[int, int]] = []
