@@ -501,6 +501,12 @@ def test_random_games_with_bots_conserve_money_and_replay_exactly(data: st.DataO
         move = data.draw(st.sampled_from(["throw", "throw", "throw", "bots", "person", "correct"]))
         if move == "bots":
             session.bots_act()
+        elif move == "throw" and session.table.caster is None:
+            # Corrections have voided every seat: the table refuses to play, and records nothing.
+            written = len(session.entries)
+            with pytest.raises(IllegalError, match="nobody is at the table yet"):
+                session.throw()
+            assert len(session.entries) == written
         elif move == "throw":
             session.bots_act()  # as a game loop does: the bots, then the caster's call, then the dice
             table = session.table
