@@ -1,5 +1,5 @@
 """``python -m hazard`` runs the command line."""
 
-from hazard.cli import main
+from hazard.cli import run
 
-main()
+run()
