@@ -10,7 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer.main
 from tests.commandline import fails, run
+
+from hazard.cli import COMMANDS, app, load_commands
 
 CRAPS_FILE = (
     'id = "mine"\nname = "Mine"\n[source]\ncitation = "house rules"\n'
@@ -222,3 +225,40 @@ def test_bare_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "odds" in out
     assert "rules" in out
     assert "bet" in out
+
+
+# --- loading only what a command needs ---------------------------------------------------------------------
+
+
+def test_every_command_is_mapped_to_the_module_that_registers_it() -> None:
+    load_commands()
+    group = typer.main.get_command(app)
+    assert set(group.commands) == set(COMMANDS)  # type: ignore[attr-defined]
+    for name, module in COMMANDS.items():
+        callback = group.commands[name].callback  # type: ignore[attr-defined]
+        if name != "record":  # a group of its own: its callback is Typer's
+            assert callback.__module__ == f"hazard.cli.{module}", name
+
+
+def _modules_after(*args: str) -> set[str]:
+    """The modules a real ``hazard ARGS`` process has imported by the time it exits."""
+    script = (
+        "import sys, json\n"
+        "from hazard.cli import main\n"
+        f"try:\n    main({list(args)!r})\n"
+        "finally:\n    sys.__stderr__.write('\\n' + json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_each_command_imports_only_what_it_needs() -> None:
+    rules = _modules_after("rules")
+    assert "hazard.cli.exact" in rules
+    assert not {"numpy", "hazard.sim", "hazard.table.record", "sqlalchemy", "hazard.cli.play"} & rules
+    simulate = _modules_after("simulate", "-r", "craps", "--rounds", "1000", "--format", "json")
+    assert {"numpy", "hazard.sim.rounds"} <= simulate
+    assert not {"hazard.table.state", "sqlalchemy", "hazard.cli.play", "hazard.cli.exact"} & simulate
+    assert not {"rich.table", "rich.progress"} & simulate  # JSON for a pipe draws nothing
+    assert not any(name.split(".")[0] == "pydantic" for name in rules | simulate)

@@ -7,17 +7,46 @@ traceback.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
+from collections.abc import Sequence
 from typing import NoReturn
 
 import typer
 
-from hazard.cli import exact, play, record, simulate  # each registers its commands on the app
 from hazard.cli.app import app
 from hazard.core.errors import HazardError
 
-__all__ = ["app", "exact", "main", "play", "record", "run", "simulate"]
+__all__ = ["COMMANDS", "app", "load_commands", "main", "run"]
+
+COMMANDS = {
+    "rules": "exact",
+    "odds": "exact",
+    "bet": "exact",
+    "play": "play",
+    "referee": "play",
+    "record": "record",
+    "simulate": "simulate",
+}
+"""Each command of the program, and the module of :mod:`hazard.cli` that registers it on the app."""
+
+
+def load_commands(args: Sequence[str] = ()) -> None:
+    """Register on the app the commands that ``args`` may run: the named command's module alone, or all.
+
+    A command's module brings its own imports (the simulator brings NumPy, the table brings the game
+    record), so a run imports only what its command needs. Help, or a name that is not a command, loads
+    them all so that Typer can list or refuse them.
+
+    >>> load_commands(["bet", "7 before 6"])
+    >>> "hazard.cli.exact" in sys.modules
+    True
+    """
+    name = args[0] if args else None
+    modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for module in modules:
+        importlib.import_module(f"hazard.cli.{module}")
 
 
 def _fail(message: str) -> NoReturn:
@@ -31,6 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if not args:
         args = ["--help"]  # a bare `hazard` shows what it can do
+    load_commands(args)
     try:
         app(args=args, prog_name="hazard", standalone_mode=False)
     except HazardError as error:

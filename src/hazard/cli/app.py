@@ -52,3 +52,10 @@ def console() -> Console:
         # Piped or captured output has no width to measure; Rich's 80 would fold the wider tables.
         console = Console(highlight=False, width=120)
     return console
+
+
+@app.callback()
+def _program() -> None:
+    # The program stays a group of commands when only one command's module is loaded (hazard.cli's
+    # load_commands): Typer would otherwise run a lone command as the program itself.
+    pass

@@ -14,14 +14,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
+from rich.console import Console
 
 from hazard.analysis import MainOdds, analyse
 from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
@@ -46,6 +42,9 @@ from hazard.sim import (
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, check_run, warm_up
 from hazard.sim.stream import check_seed
+
+if TYPE_CHECKING:
+    from rich.console import Group
 
 __all__ = ["ExactFigures", "simulate"]
 
@@ -131,6 +130,16 @@ def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
     if not err.is_terminal:
         yield lambda done: None
         return
+    # Rich's progress bar, tables and text are imported only where they are drawn: a run whose output is
+    # JSON or CSV for a pipe (the benchmark's) does not pay for them.
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     bar = Progress(
         TextColumn(f"simulating {what}"),
         BarColumn(),
@@ -157,6 +166,11 @@ def _ci(estimate: Estimate, digits: int = 5) -> str:
 
 
 def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
+    from rich import box  # noqa: PLC0415 - see _progress
+    from rich.console import Group  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
+
     counts = stats.counts
     main = "thrown" if stats.main is None and counts.table.ruleset.method.is_thrown else stats.main
     main_text = "called at random" if main is None else str(main)
@@ -245,6 +259,11 @@ def _rounds_csv(stats: RoundStats, exact: ExactFigures) -> str:
 
 
 def _sessions_view(study: SessionStudy, json_dict: dict[str, Any]) -> Group:
+    from rich import box  # noqa: PLC0415 - see _progress
+    from rich.console import Group  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
+
     config = study.config
     head = Text(
         f"{study.sessions:,} sessions of {study.table.ruleset.id}, {config.rounds} rounds each: "
