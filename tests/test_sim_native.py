@@ -74,14 +74,16 @@ def _lanes(
 
 
 @pytest.mark.parametrize("name", ["craps", "ecws", "wikipedia", "sca", "cotton"])
-@pytest.mark.parametrize("chunk", [1, 2, 7, 11, 1000])
+# Chunks of 44 rounds and fewer use only the C kernel's plain loop; longer ones its fast loop as well,
+# which takes four words of each lane at a time (4 * 11 rounds at most) and leaves the rest to the plain one.
+@pytest.mark.parametrize("chunk", [1, 2, 7, 11, 44, 45, 46, 89, 133, 1000])
 def test_native_lanes_equal_numba_lanes(name: str, chunk: int) -> None:
     table = compile_table(find_ruleset(name))
     numba = _lanes(NUMBA.play_lanes, table, (400, 371), seed=5, chunk=1000)
     assert _lanes(NATIVE.play_lanes, table, (400, 371), seed=5, chunk=chunk) == numba
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 200])
+@pytest.mark.parametrize("chunk", [1, 7, 45, 200])
 def test_native_lanes_equal_the_python_twins(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     table = compile_table(find_ruleset("wikipedia"), 7)
     expected = _lanes(_python_kernels(monkeypatch).play_lanes.py_func, table, (200, 150), seed=6, chunk=chunk)

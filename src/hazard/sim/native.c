@@ -1,6 +1,9 @@
 /*
  * The simulator's inner loops in C: the same algorithms as hazard/sim/kernels.py (the Numba kernels),
- * step for step, so that both give bit-identical results on the same seed.
+ * step for step, so that both give bit-identical results on the same seed. One loop goes further than its
+ * Numba twin (play_pair, the bulk of hazard_play_lanes): it draws four words a lane at a time and reads a
+ * table rearranged for it, but it draws the same words in the same order and takes their digits in the
+ * same order, so its logs and carry are the same to the bit (the tests compare them).
  *
  * Built on first use by hazard/sim/native.py with the system compiler and loaded with ctypes (whose
  * foreign calls release the GIL, so the worker threads run these loops on every core). Nothing here
@@ -99,11 +102,132 @@ static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *restrict
     return (int64_t)end;
 }
 
-/* kernels.play_lanes: the two lanes of a block, in step a word of each at a time while both are far from
- * their targets (their table look-ups then overlap), each finishing alone. carry is (2, 4); the rounds
- * logged go to logged[0..1]. */
+/* The table as the lanes' fast loop (play_pair) reads it. Entry j of the engine's table becomes two equal
+ * entries, 2j and 2j + 1, each in two parts read from the same index, so that the two loads overlap:
+ * - `add`: what the throw adds to the log, `code << 32 | counted`: the log value is the throws of the
+ *   round so far plus this;
+ * - `link`: twice the next state's offset, plus one where the round ends. As an index it lands on one of
+ *   the two equal copies of the next entry, so it serves as the next offset as it is, with no shift or
+ *   mask; the same bit moves the log on, and clears the throws.
+ * The digits are doubled to match (pair_digits). */
+typedef struct {
+    uint64_t *add;
+    uint32_t *link;
+} fast_table;
+
+static int fast_table_of(const uint64_t *restrict entries, int64_t n, fast_table *out) {
+    size_t size = (size_t)(n > 0 ? 2 * n : 1);
+    out->add = malloc(sizeof(uint64_t) * size);
+    out->link = malloc(sizeof(uint32_t) * size);
+    if (out->add == NULL || out->link == NULL) {
+        free(out->add);
+        free(out->link);
+        return 0;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        uint64_t code = entries[j] >> CODE_SHIFT;
+        uint64_t add = (code << 32) | ((entries[j] >> THROW_BIT) & 1);
+        uint32_t link = (uint32_t)(((entries[j] & NEXT_MASK) << 1) | (uint64_t)(code != 0));
+        out->add[2 * j] = out->add[2 * j + 1] = add;
+        out->link[2 * j] = out->link[2 * j + 1] = link;
+    }
+    return 1;
+}
+
+/* One throw of a lane in the fast loop: the same log value and state as step(), from the fast table;
+ * `digit2` is twice the digit. */
+#define FAST_STEP(o, t, p, digit2)                                                                          \
+    do {                                                                                                    \
+        uint64_t i_ = (o) + (digit2);                                                                       \
+        uint64_t value_ = (t) + add[i_];                                                                    \
+        uint64_t link_ = link[i_];                                                                          \
+        *(p) = value_;                                                                                      \
+        (o) = link_;                                                                                        \
+        (p) += link_ & 1;                                                                                   \
+        (t) = (link_ & 1) ? 0 : value_;                                                                     \
+    } while (0)
+
+/* Two throws of a lane from q, a pair of base-36 digits (q < 36 * 36): twice each digit, low then high,
+ * from the table of pairs (low in the low half, high in the high). */
+#define FAST_PAIR(o, t, p, q)                                                                               \
+    do {                                                                                                    \
+        uint32_t d_ = pairs[q];                                                                             \
+        FAST_STEP(o, t, p, d_ & 0xFFFF);                                                                    \
+        FAST_STEP(o, t, p, d_ >> 16);                                                                       \
+    } while (0)
+
+/* The pair q < 36^2 of digits at the bottom of a 32-bit v, and v moved on past them: 32-bit arithmetic
+ * (v / 1296 by a multiply and a shift, exact for every 32-bit v). */
+#define SPLIT(v, q)                                                                                         \
+    do {                                                                                                    \
+        uint32_t next_ = (uint32_t)(((uint64_t)(v) * 3393554407ULL) >> 42);                                 \
+        (q) = (v) - next_ * (36 * 36);                                                                      \
+        (v) = next_;                                                                                        \
+    } while (0)
+
+/* The next pair of digits of each lane, from the bottom of v0 and v1, played in step. */
+#define BOTH_PAIRS(v0, v1)                                                                                  \
+    do {                                                                                                    \
+        uint32_t q0_, q1_;                                                                                  \
+        SPLIT(v0, q0_);                                                                                     \
+        SPLIT(v1, q1_);                                                                                     \
+        FAST_PAIR(o0, t0, p0, q0_);                                                                         \
+        FAST_PAIR(o1, t1, p1, q1_);                                                                         \
+    } while (0)
+
+/* The words a lane draws at a time in the fast loop: drawn ahead, so that the calls into the bit
+ * generator (which must save every live register) come once per WORDS words, not once a word. */
+#define WORDS 4
+#define M6 2176782336ULL /* 36**6 < 2**32: a word's low six digits, and its high five, each fit 32 bits */
+
+/* Both lanes in step, WORDS words of each at a time, while each can use them all without reaching its
+ * target (a word ends at most 11 rounds, so each lane stops before `stop`): the same words are drawn in
+ * the same order as one at a time and all of them are used, and each word's 11 digits are taken in the
+ * same order (lowest first), so the logs and the carry are exactly those of the plain loop. */
+static void play_pair(bitgen_t *bits0, bitgen_t *bits1, const fast_table *table, uint64_t *restrict c0,
+                      uint64_t *restrict c1, uint64_t *restrict *at0, uint64_t *restrict *at1,
+                      const uint64_t *stop0, const uint64_t *stop1, const uint32_t *restrict pairs) {
+    const uint64_t *restrict add = table->add;
+    const uint32_t *restrict link = table->link;
+    uint64_t o0 = 2 * c0[0], t0 = c0[1], o1 = 2 * c1[0], t1 = c1[1];
+    uint64_t *p0 = *at0, *p1 = *at1;
+    uint64_t w0[WORDS], w1[WORDS];
+    while (p0 < stop0 && p1 < stop1) {
+        for (int b = 0; b < WORDS; b++) {
+            w0[b] = word(bits0);
+        }
+        for (int b = 0; b < WORDS; b++) {
+            w1[b] = word(bits1);
+        }
+        for (int b = 0; b < WORDS; b++) {
+            uint32_t l0 = (uint32_t)(w0[b] % M6), h0 = (uint32_t)(w0[b] / M6);
+            uint32_t l1 = (uint32_t)(w1[b] % M6), h1 = (uint32_t)(w1[b] / M6);
+            for (int k = 0; k < 2; k++) { /* digits 0 to 3 */
+                BOTH_PAIRS(l0, l1);
+            }
+            FAST_PAIR(o0, t0, p0, l0); /* l0 < 36^2 now: digits 4 and 5 */
+            FAST_PAIR(o1, t1, p1, l1);
+            for (int k = 0; k < 2; k++) { /* digits 6 to 9 */
+                BOTH_PAIRS(h0, h1);
+            }
+            FAST_STEP(o0, t0, p0, 2 * (uint64_t)h0); /* the last digit, h0 < 36 */
+            FAST_STEP(o1, t1, p1, 2 * (uint64_t)h1);
+        }
+    }
+    c0[0] = o0 >> 1;
+    c0[1] = t0;
+    c1[0] = o1 >> 1;
+    c1[1] = t1;
+    *at0 = p0;
+    *at1 = p1;
+}
+
+/* kernels.play_lanes: the two lanes of a block, in step while both are far from their targets (their
+ * table look-ups then overlap): four words of each at a time (play_pair) while they can, then a word of
+ * each at a time; each finishing alone. carry is (2, 4); the rounds logged go to logged[0..1]. `entries`
+ * has n_entries entries. */
 EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0, int64_t target1,
-                              const uint64_t *restrict entries, uint64_t *restrict carry,
+                              const uint64_t *restrict entries, int64_t n_entries, uint64_t *restrict carry,
                               uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
                               const uint64_t *restrict high, int64_t *restrict logged) {
     int64_t e0 = 0, e1 = 0;
@@ -115,6 +239,21 @@ EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0,
         e1 = play_one(bits1, target1, entries, c1, log1, 1);
     }
     if (c0[3] == 0 && c1[3] == 0) {
+        const int64_t batch = (int64_t)DIGITS_PER_WORD * WORDS;
+        fast_table table; /* where it cannot be allocated, the plain loop below does all the work */
+        if (target0 - e0 > batch && target1 - e1 > batch && fast_table_of(entries, n_entries, &table)) {
+            uint32_t pairs[36 * 36];
+            for (int q = 0; q < 36 * 36; q++) {
+                pairs[q] = (uint32_t)(2 * low[q]) | (uint32_t)(2 * high[q]) << 16;
+            }
+            uint64_t *p0 = log0 + e0, *p1 = log1 + e1;
+            play_pair(bits0, bits1, &table, c0, c1, &p0, &p1, log0 + (target0 - batch),
+                      log1 + (target1 - batch), pairs);
+            e0 = p0 - log0;
+            e1 = p1 - log1;
+            free(table.add);
+            free(table.link);
+        }
         uint64_t o0 = c0[0], t0 = c0[1], o1 = c1[0], t1 = c1[1];
         uint64_t u0 = (uint64_t)e0, u1 = (uint64_t)e1;
         /* A word ends at most 11 rounds, so neither lane can pass its target within the word. */

@@ -168,7 +168,7 @@ class NativeKernels:
         if list(constants) != expected:
             raise NativeUnavailable(f"the C kernels in {path} disagree with hazard.sim's constants")
         self._play_lanes = library.hazard_play_lanes
-        self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, *[_VOID] * 7]
+        self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
         self._play_lanes.restype = None
         self._extract = library.hazard_extract_digits
         self._extract.argtypes = [_VOID, _I64, _VOID]
@@ -222,6 +222,7 @@ class NativeKernels:
             int(target0),
             int(target1),
             _address(entries, np.uint64, 1),
+            len(entries),
             _address(carry, np.uint64, 2),
             _address(log0, np.uint64, 1),
             _address(log1, np.uint64, 1),
