@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.strategies import rulesets
 
 from hazard.core.rulesets import builtin_rulesets, find_ruleset, paytable_for
 from hazard.sim import (
@@ -81,6 +84,16 @@ def test_native_lanes_equal_numba_lanes(name: str, chunk: int) -> None:
     table = compile_table(find_ruleset(name))
     numba = _lanes(NUMBA.play_lanes, table, (400, 371), seed=5, chunk=1000)
     assert _lanes(NATIVE.play_lanes, table, (400, 371), seed=5, chunk=chunk) == numba
+
+
+@settings(max_examples=40, deadline=None)
+@given(rulesets(), st.sampled_from([13, 45, 120, 600]), st.integers(0, 2**32))
+def test_native_lanes_equal_numba_lanes_on_any_valid_ruleset(ruleset: Any, chunk: int, seed: int) -> None:
+    # A user's ruleset may make a table unlike any built-in one (more states, rounds that end at once or
+    # run long): the fast loop and the plain one must still agree with Numba's to the bit.
+    table = compile_table(ruleset)
+    numba = _lanes(NUMBA.play_lanes, table, (600, 457), seed=seed, chunk=600)
+    assert _lanes(NATIVE.play_lanes, table, (600, 457), seed=seed, chunk=chunk) == numba
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 45, 200])
