@@ -109,7 +109,7 @@ static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *restrict
  * - `link`: twice the next state's offset, plus one where the round ends. As an index it lands on one of
  *   the two equal copies of the next entry, so it serves as the next offset as it is, with no shift or
  *   mask; the same bit moves the log on, and clears the throws.
- * The digits are doubled to match (pair_digits). */
+ * The digits are doubled to match (the table of pairs that hazard_play_lanes hands to play_pair). */
 typedef struct {
     uint64_t *add;
     uint32_t *link;
