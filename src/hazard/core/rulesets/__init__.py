@@ -12,6 +12,7 @@ the place in it and what was expected.
 
 from __future__ import annotations
 
+import enum
 import tomllib
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -19,7 +20,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import UnionType
-from typing import Any
+from typing import Any, TypeVar
 
 from hazard.core.dice import TOTALS
 from hazard.core.errors import InvalidError
@@ -48,6 +49,8 @@ DEFAULT_RULESET = "wikipedia"
 # file in the package cannot become a ruleset.
 _BUILTIN_RULESETS = ("britannica-1911", "wikipedia", "ecws-1674", "cotton-1674", "sca-isenfir", "craps")
 _BUILTIN_PAYTABLES = ("even", "true-odds", "wikipedia")
+
+_Choice = TypeVar("_Choice", bound=enum.Enum)
 
 
 class _Table:
@@ -78,6 +81,19 @@ class _Table:
         if value is not None and not value.strip():
             raise self.fail(f"{self._at(key)} is empty: expected some text")
         return value
+
+    def choice(self, key: str, kind: type[_Choice], default: _Choice | None = None) -> _Choice:
+        """The member of ``kind`` whose value is the text at ``key``: ``default`` where the key is absent,
+        which is then optional."""
+        text = self.text(key, required=default is None)
+        if text is None:
+            assert default is not None
+            return default
+        try:
+            return kind(text)
+        except ValueError:
+            choices = ", ".join(repr(member.value) for member in kind)
+            raise self.fail(f"{self._at(key)} = {text!r}: expected one of {choices}") from None
 
     def texts(self, key: str) -> tuple[str, ...]:
         value = self.get(key, list, "a list of strings", required=False) or []
@@ -167,22 +183,12 @@ def ruleset_from_toml(text: str, origin: str, *, folder: Path | None = None) -> 
         and not Path(paytable).is_absolute()
     ):
         paytable = str(folder / paytable)
-    stakes_text = top.text("stakes", required=False) or StakeArrangement.SETTER_SUM.value
-    try:
-        stakes = StakeArrangement(stakes_text)
-    except ValueError:
-        choices = ", ".join(repr(s.value) for s in StakeArrangement)
-        raise fail(f"stakes = {stakes_text!r}: expected one of {choices}") from None
+    stakes = top.choice("stakes", StakeArrangement, StakeArrangement.SETTER_SUM)
     source = _source(top)
 
     main = top.table("main")
     assert main is not None
-    method_text = main.text("method")
-    try:
-        method = MainMethod(method_text)
-    except ValueError:
-        choices = ", ".join(repr(m.value) for m in MainMethod)
-        raise fail(f"main.method = {method_text!r}: expected one of {choices}") from None
+    method = main.choice("method", MainMethod)
     mains = main.totals("mains")
     assert mains is not None
     if not mains:
@@ -226,12 +232,7 @@ def ruleset_from_toml(text: str, origin: str, *, folder: Path | None = None) -> 
     passing_table = top.table("dice_passing", required=False)
     if passing_table is not None:
         after = passing_table.get("after_losses", int, "a whole number of losses, 0 for never")
-        losses_text = passing_table.text("losses", required=False) or LossCount.ANY.value
-        try:
-            losses = LossCount(losses_text)
-        except ValueError:
-            choices = ", ".join(repr(c.value) for c in LossCount)
-            raise fail(f"dice_passing.losses = {losses_text!r}: expected one of {choices}") from None
+        losses = passing_table.choice("losses", LossCount, LossCount.ANY)
         if after < 0:
             raise fail(f"dice_passing.after_losses = {after}: expected 0 or more")
         passing = DicePassing(after, losses)
