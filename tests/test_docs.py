@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hazard.analysis import analyse
 from hazard.analysis.bets import analyse_bet
+from hazard.core.numbers import fraction_text
 from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
 from hazard.core.rules import Opening
 from hazard.core.rulesets import builtin_rulesets, paytable_for
@@ -28,7 +29,7 @@ def _f(value: Fraction | None, digits: int = 4) -> str:
 
 
 def _x(value: Fraction | None) -> str:
-    return "—" if value is None else f"{value.numerator}/{value.denominator}"
+    return "—" if value is None else fraction_text(value)
 
 
 def rules_grid() -> str:

@@ -14,7 +14,7 @@ from tests.strategies import rolls, rulesets
 from hazard.core.dice import ROLLS, TOTALS, Roll
 from hazard.core.engine import (
     Action,
-    CallMain,
+    Call,
     Mover,
     apply,
     chance_outcomes,
@@ -61,7 +61,7 @@ def play(state: Round, *actions: Action) -> tuple[Round, list[Event]]:
 
 
 def called(ruleset: Ruleset, main: int) -> Round:
-    state, _ = apply(new_round(ruleset), CallMain(main))
+    state, _ = apply(new_round(ruleset), Call(main))
     return state
 
 
@@ -72,7 +72,7 @@ class TestWorkedExample:
         state = new_round(BRITANNICA)
         assert to_move(state) is Mover.CASTER
 
-        state, events = apply(state, CallMain(7))
+        state, events = apply(state, Call(7))
         assert events == (MainCalled(7),)
         assert (state.phase, state.main, state.chance) == (Phase.OPENING, 7, None)
 
@@ -97,7 +97,7 @@ class TestWorkedExample:
         assert to_move(state) is Mover.TERMINAL
 
     def test_the_main_first_loses(self) -> None:
-        state, events = play(new_round(BRITANNICA), CallMain(7), Roll(2, 4), Roll(3, 5), Roll(3, 4))
+        state, events = play(new_round(BRITANNICA), Call(7), Roll(2, 4), Roll(3, 5), Roll(3, 4))
         assert events[-1] == MainWon(Roll(3, 4), 6)
         assert str(events[-1]) == "7 is the main, thrown before the chance 6: the caster loses"
         assert state.outcome is not None
@@ -110,7 +110,7 @@ class TestTransitions:
         state = new_round(WIKIPEDIA)
         assert state == Round(WIKIPEDIA, Phase.MAIN)
         assert to_move(state) is Mover.CASTER
-        new, events = apply(state, CallMain(5))
+        new, events = apply(state, Call(5))
         assert new == Round(WIKIPEDIA, Phase.OPENING, main=5)
         assert events == (MainCalled(5),)
         assert str(events[0]) == "the caster calls 5 as the main"
@@ -246,7 +246,7 @@ class TestIllegal:
     @pytest.mark.parametrize("ruleset", [ECWS, SCA], ids=lambda r: r.id)
     def test_call_when_the_main_is_thrown(self, ruleset: Ruleset) -> None:
         with pytest.raises(IllegalError) as info:
-            apply(new_round(ruleset), CallMain(7))
+            apply(new_round(ruleset), Call(7))
         assert str(info.value) == (
             "illegal call of main 7 in round (no main yet): "
             f"the main is thrown, not called, in {ruleset.id!r}"
@@ -254,20 +254,20 @@ class TestIllegal:
 
     def test_call_when_the_main_is_fixed(self) -> None:
         with pytest.raises(IllegalError) as info:
-            apply(new_round(CRAPS), CallMain(7))
+            apply(new_round(CRAPS), Call(7))
         message = str(info.value)
         assert message.startswith("illegal call of main 7 in round (main 7, no chance yet)")
         assert "the main is always 7 in 'craps'" in message
 
     def test_call_after_the_main_is_set(self) -> None:
         with pytest.raises(IllegalError) as info:
-            apply(called(BRITANNICA, 7), CallMain(6))
+            apply(called(BRITANNICA, 7), Call(6))
         assert str(info.value) == (
             "illegal call of main 6 in round (main 7, no chance yet): the main is already set"
         )
         state, _ = apply(called(BRITANNICA, 7), Roll(2, 4))
         with pytest.raises(IllegalError, match=r"in round \(main 7, chance 6\): the main is already set"):
-            apply(state, CallMain(6))
+            apply(state, Call(6))
 
     def test_nothing_after_the_round_is_over(self) -> None:
         over, _ = apply(called(BRITANNICA, 7), Roll(3, 4))
@@ -278,7 +278,7 @@ class TestIllegal:
             "illegal throw 1-1 in round (over: nick on a main of 7: the caster wins): the round is over"
         )
         with pytest.raises(IllegalError) as info:
-            apply(over, CallMain(7))
+            apply(over, Call(7))
         assert str(info.value) == (
             "illegal call of main 7 in round (over: nick on a main of 7: the caster wins): the round is over"
         )
@@ -291,7 +291,7 @@ class TestIllegal:
     @pytest.mark.parametrize("main", [2, 4, 10, 12])
     def test_call_of_a_main_the_ruleset_lacks(self, main: int) -> None:
         with pytest.raises(IllegalError) as info:
-            apply(new_round(BRITANNICA), CallMain(main))
+            apply(new_round(BRITANNICA), Call(main))
         assert str(info.value) == (
             f"illegal main {main} in ruleset 'britannica-1911': the mains are 5, 6, 7, 8 and 9"
         )
@@ -299,7 +299,7 @@ class TestIllegal:
     @pytest.mark.parametrize("main", [13, 1, 0, -7])
     def test_call_of_an_impossible_total(self, main: int) -> None:
         with pytest.raises(InvalidError) as info:
-            apply(new_round(BRITANNICA), CallMain(main))
+            apply(new_round(BRITANNICA), Call(main))
         assert str(info.value) == f"invalid main {main}: expected a total from 2 to 12"
 
     @pytest.mark.parametrize("action", ["3-4", 7, None, (3, 4)])
@@ -351,7 +351,7 @@ class TestChanceOutcomes:
 class TestLegalActions:
     def test_caster_calls_any_main_in_order(self) -> None:
         actions = legal_actions(new_round(BRITANNICA))
-        assert actions == [CallMain(5), CallMain(6), CallMain(7), CallMain(8), CallMain(9)]
+        assert actions == [Call(5), Call(6), Call(7), Call(8), Call(9)]
         assert actions == sorted(actions)
 
     def test_dice_throw_the_36_outcomes_in_order(self) -> None:
@@ -421,7 +421,7 @@ def test_every_reachable_state_can_move_or_is_over(ruleset: Ruleset) -> None:
                 chance_outcomes(state)
         elif mover is Mover.CASTER:
             assert ruleset.method is MainMethod.CALLED
-            assert legal_actions(state) == [CallMain(main) for main in ruleset.mains]
+            assert legal_actions(state) == [Call(main) for main in ruleset.mains]
             with pytest.raises(IllegalError):
                 chance_outcomes(state)
         else:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hazard.analysis.markov import RoundChain, invert
-from hazard.core.engine import CallMain, apply, new_round
+from hazard.core.engine import Call, apply, new_round
 from hazard.core.errors import IllegalError
 from hazard.core.rulesets import find_ruleset
 from hazard.core.state import Termination
@@ -41,7 +41,7 @@ def test_invert_gives_the_identity(rows: list[list[int]]) -> None:
 
 
 def _chain_on(ruleset_id: str, main: int) -> RoundChain:
-    state, _ = apply(new_round(find_ruleset(ruleset_id)), CallMain(main))
+    state, _ = apply(new_round(find_ruleset(ruleset_id)), Call(main))
     return RoundChain.build(state)
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
-from hazard.core.engine import Action, CallMain, apply, legal_actions, new_round
+from hazard.core.engine import Action, Call, apply, legal_actions, new_round
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.events import ChanceSet, ChanceWon, MainCalled, NoEffect
 from hazard.core.notation import RECORD_FORMAT, dump_round, format_action, load_round, parse_action, replay
@@ -19,18 +19,18 @@ from hazard.core.rulesets import builtin_rulesets, find_ruleset
 from hazard.core.state import Phase, Termination
 
 BRITANNICA = find_ruleset("britannica-1911")
-WORKED_EXAMPLE: list[Action] = [CallMain(7), Roll(2, 4), Roll(3, 5), Roll(1, 5)]
+WORKED_EXAMPLE: list[Action] = [Call(7), Roll(2, 4), Roll(3, 5), Roll(1, 5)]
 
 
 class TestActions:
     @pytest.mark.parametrize(
         ("text", "action"),
         [
-            ("call 7", CallMain(7)),
-            ("main 7", CallMain(7)),
-            ("CALL 9", CallMain(9)),
-            ("  call   12 ", CallMain(12)),
-            ("Main 5", CallMain(5)),
+            ("call 7", Call(7)),
+            ("main 7", Call(7)),
+            ("CALL 9", Call(9)),
+            ("  call   12 ", Call(12)),
+            ("Main 5", Call(5)),
             ("3-4", Roll(3, 4)),
             ("6 6", Roll(6, 6)),
             ("15", Roll(1, 5)),
@@ -40,10 +40,10 @@ class TestActions:
         assert parse_action(text) == action
 
     def test_format(self) -> None:
-        assert format_action(CallMain(7)) == "call 7"
+        assert format_action(Call(7)) == "call 7"
         assert format_action(Roll(6, 1)) == "6-1"
 
-    @pytest.mark.parametrize("action", [*ROLLS, *(CallMain(total) for total in TOTALS)], ids=str)
+    @pytest.mark.parametrize("action", [*ROLLS, *(Call(total) for total in TOTALS)], ids=str)
     def test_round_trip(self, action: Action) -> None:
         assert parse_action(format_action(action)) == action
 
@@ -59,7 +59,7 @@ class TestActions:
 
     def test_call_of_an_impossible_total_reads_but_does_not_play(self) -> None:
         action = parse_action("call 13")
-        assert action == CallMain(13)
+        assert action == Call(13)
         with pytest.raises(InvalidError, match="invalid main 13"):
             apply(new_round(BRITANNICA), action)
 
@@ -101,7 +101,7 @@ class TestRecord:
         with pytest.raises(IllegalError, match="illegal throw 3-4 in round \\(no main yet\\)"):
             dump_round(BRITANNICA, [Roll(3, 4)])
         with pytest.raises(IllegalError, match="the round is over"):
-            dump_round(BRITANNICA, [CallMain(7), Roll(3, 4), Roll(3, 4)])
+            dump_round(BRITANNICA, [Call(7), Roll(3, 4), Roll(3, 4)])
 
     def test_blank_lines_are_ignored(self) -> None:
         text = dump_round(BRITANNICA, WORKED_EXAMPLE).replace("\n", "\n\n")

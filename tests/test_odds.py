@@ -12,7 +12,7 @@ from tests.strategies import rulesets
 from hazard.analysis import analyse
 from hazard.analysis.odds import MainOdds
 from hazard.core.dice import ROLLS, TOTALS, total_probability, ways
-from hazard.core.engine import CallMain, Mover, apply, new_round, to_move
+from hazard.core.engine import Call, Mover, apply, new_round, to_move
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
@@ -222,7 +222,7 @@ def _check_against_brute_force(ruleset: Ruleset, depth: int) -> None:
         for odds in report.mains:
             state = new_round(ruleset)
             if to_move(state) is Mover.CASTER:
-                state, _ = apply(state, CallMain(odds.main or 0))
+                state, _ = apply(state, Call(odds.main or 0))
             starts.append((odds, state))
     for odds, start in starts:
         won = lost = no_round = undecided = Fraction(0)

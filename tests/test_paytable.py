@@ -10,7 +10,7 @@ from tests.strategies import rulesets
 
 from hazard.core.dice import ways
 from hazard.core.errors import InvalidError
-from hazard.core.paytable import ChanceOdds, Paytable, format_odds
+from hazard.core.paytable import ChanceOdds, Paytable
 from hazard.core.rules import MainRow, Ruleset
 from hazard.core.rulesets import find_paytable, find_ruleset
 from hazard.core.state import Outcome, Termination
@@ -171,21 +171,6 @@ class TestValidation:
     def test_chance_odds_names(self) -> None:
         assert ChanceOdds.TRUE == "true-odds"
         assert ChanceOdds.TABLE == "table"
-
-
-@pytest.mark.parametrize(
-    ("odds", "text"),
-    [
-        (Fraction(3, 2), "3/2"),
-        (Fraction(1), "1/1"),
-        (Fraction(5, 6), "5/6"),
-        (Fraction(2), "2/1"),
-        (Fraction(8, 6), "4/3"),
-    ],
-)
-def test_format_odds(odds: Fraction, text: str) -> None:
-    assert format_odds(odds) == text
-    assert Fraction(text) == odds
 
 
 def test_true_odds_alone_needs_no_flat_and_nothing_said_is_even() -> None:

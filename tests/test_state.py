@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from hazard.core.dice import Roll
-from hazard.core.engine import CallMain, apply, new_round
+from hazard.core.engine import Call, apply, new_round
 from hazard.core.rulesets import find_ruleset
 from hazard.core.state import Outcome, Phase, Result, Round, Termination
 
@@ -19,7 +19,7 @@ class TestRound:
         # 000_8ac2be41856246a3.txt: "Main 7; chance 6", then "continue rolling", then the caster wins.
         state = new_round(BRITANNICA)
         seen = [str(state)]
-        for action in (CallMain(7), Roll(2, 4), Roll(3, 5), Roll(1, 5)):
+        for action in (Call(7), Roll(2, 4), Roll(3, 5), Roll(1, 5)):
             state, _ = apply(state, action)
             seen.append(str(state))
         assert seen == [

@@ -4,7 +4,7 @@ The names here are the pure core; the exact analyser lives in :mod:`hazard.analy
 :mod:`hazard.cli`.
 
 >>> ruleset = find_ruleset("britannica-1911")
->>> state, _ = apply(new_round(ruleset), CallMain(6))
+>>> state, _ = apply(new_round(ruleset), Call(6))
 >>> state, events = apply(state, Roll(6, 6))
 >>> str(events[0])
 '12 with a main of 6 is a nick: the caster wins'
@@ -13,7 +13,7 @@ The names here are the pure core; the exact analyser lives in :mod:`hazard.analy
 from hazard.core.dice import ROLLS, TOTALS, Roll, total_probability, ways
 from hazard.core.engine import (
     Action,
-    CallMain,
+    Call,
     Mover,
     apply,
     chance_outcomes,
@@ -53,7 +53,7 @@ __all__ = [
     "ROLLS",
     "TOTALS",
     "Action",
-    "CallMain",
+    "Call",
     "ChanceSet",
     "ChanceWon",
     "DicePassed",

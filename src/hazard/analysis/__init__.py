@@ -7,7 +7,7 @@ Fraction(6961, 14256)
 """
 
 from hazard.analysis.markov import RoundChain
-from hazard.analysis.odds import DISTRIBUTION_THROWS, MainOdds, OddsReport, analyse, fraction_json
+from hazard.analysis.odds import DISTRIBUTION_THROWS, MainOdds, OddsReport, analyse
 from hazard.analysis.passing import expected_rounds_kept
 
 __all__ = [
@@ -17,5 +17,4 @@ __all__ = [
     "RoundChain",
     "analyse",
     "expected_rounds_kept",
-    "fraction_json",
 ]

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import assert_never
 
 from hazard.core.errors import InvalidError
+from hazard.core.numbers import fraction_text
 from hazard.core.propositions import Before, Next, Not, Proposition, Within, parse_proposition
 
 __all__ = ["BetAnalysis", "analyse_bet", "fair_odds", "odds_against", "probability"]
@@ -77,10 +78,6 @@ def fair_odds(p: Fraction) -> str:
     return f"{against} to {on}"
 
 
-def _fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 @dataclass(frozen=True, slots=True)
 class BetAnalysis:
     """The exact figures for one side bet: its probability, fair odds, and value at even money.
@@ -126,16 +123,16 @@ class BetAnalysis:
         """  # noqa: E501
         return {
             "proposition": self.text,
-            "probability": _fraction_text(self.probability),
+            "probability": fraction_text(self.probability),
             "probability_float": float(self.probability),
             "fair_odds": self.fair_odds,
-            "ev_even_money": _fraction_text(self.ev_even_money),
+            "ev_even_money": fraction_text(self.ev_even_money),
         }
 
     def __str__(self) -> str:
         return (
-            f"{self.text}: probability {_fraction_text(self.probability)}, fair odds {self.fair_odds}, "
-            f"expected value at even money {_fraction_text(self.ev_even_money)}"
+            f"{self.text}: probability {fraction_text(self.probability)}, fair odds {self.fair_odds}, "
+            f"expected value at even money {fraction_text(self.ev_even_money)}"
         )
 
 

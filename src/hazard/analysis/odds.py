@@ -16,22 +16,18 @@ from typing import Any
 
 from hazard.analysis.markov import RoundChain, total
 from hazard.analysis.passing import expected_rounds_kept
-from hazard.core.engine import CallMain, apply, new_round
+from hazard.core.engine import Call, apply, new_round
+from hazard.core.numbers import fraction_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
 from hazard.core.state import Outcome, Termination
 
-__all__ = ["DISTRIBUTION_THROWS", "MainOdds", "OddsReport", "analyse", "fraction_json"]
+__all__ = ["DISTRIBUTION_THROWS", "MainOdds", "OddsReport", "analyse"]
 
 DISTRIBUTION_THROWS = 12
 """How many terms of the distribution of throws a report carries; the rest is reported as the tail."""
 
 _ZERO = Fraction(0)
-
-
-def fraction_json(value: Fraction) -> str:
-    """A fraction as the stable JSON form writes it: ``"244/495"``, ``"1/1"``, ``"-7/495"``."""
-    return f"{value.numerator}/{value.denominator}"
 
 
 @dataclass(frozen=True)
@@ -90,15 +86,15 @@ class MainOdds:
         _pair(out, "throws_variance", self.throws_variance)
         for name in ("ev", "edge", "variance", "expected_rounds_kept"):
             _pair(out, name, getattr(self, name))
-        out["p_chance_set"] = {str(c): fraction_json(p) for c, p in sorted(self.p_chance_set.items())}
-        out["p_win_by_chance"] = {str(c): fraction_json(p) for c, p in sorted(self.p_win_by_chance.items())}
-        out["throws_distribution"] = [fraction_json(p) for p in self.throws_distribution]
-        out["throws_tail"] = fraction_json(self.throws_tail)
+        out["p_chance_set"] = {str(c): fraction_text(p) for c, p in sorted(self.p_chance_set.items())}
+        out["p_win_by_chance"] = {str(c): fraction_text(p) for c, p in sorted(self.p_win_by_chance.items())}
+        out["throws_distribution"] = [fraction_text(p) for p in self.throws_distribution]
+        out["throws_tail"] = fraction_text(self.throws_tail)
         return out
 
 
 def _pair(out: dict[str, Any], name: str, value: Fraction | None) -> None:
-    out[name] = None if value is None else fraction_json(value)
+    out[name] = None if value is None else fraction_text(value)
     out[f"{name}_float"] = None if value is None else float(value)
 
 
@@ -121,7 +117,7 @@ class OddsReport:
             "paytable": None if self.paytable is None else self.paytable.id,
             "main_method": self.ruleset.method.value,
             "dice_passing": self.ruleset.passing.describe(),
-            "p_no_round": fraction_json(self.p_no_round),
+            "p_no_round": fraction_text(self.p_no_round),
             "p_no_round_float": float(self.p_no_round),
             "mains": [odds.to_json_dict() for odds in self.mains],
             "overall": None if self.overall is None else self.overall.to_json_dict(),
@@ -174,7 +170,7 @@ def _played(outcome: Outcome) -> bool:
 def _called_chain(ruleset: Ruleset, main: int) -> RoundChain:
     start = new_round(ruleset)
     if ruleset.method is MainMethod.CALLED:
-        start, _ = apply(start, CallMain(main))
+        start, _ = apply(start, Call(main))
     return RoundChain.build(start)
 
 

@@ -40,6 +40,7 @@ from hazard.cli.tableview import (
 )
 from hazard.core.engine import Mover, to_move
 from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.core.numbers import fraction_text
 from hazard.core.paytable import Paytable
 from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
@@ -595,7 +596,7 @@ def play(
             dice="secure" if seed is None else "seeded",
             seed=seed,
             label=PLAY_LABEL,
-            settings={BOT_UNIT: f"{stake_unit.numerator}/{stake_unit.denominator}"},
+            settings={BOT_UNIT: fraction_text(stake_unit)},
             brains=BotBrains(stake_unit, None if main is None else main.main),
         )
         _intro(screen, session, resumed=False)

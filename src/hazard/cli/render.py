@@ -21,7 +21,8 @@ from rich.text import Text
 from hazard.analysis import MainOdds, OddsReport
 from hazard.analysis.bets import BetAnalysis
 from hazard.core.dice import TOTALS
-from hazard.core.paytable import Paytable, format_odds
+from hazard.core.numbers import fraction_text
+from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
 
 __all__ = [
@@ -104,7 +105,7 @@ def ruleset_view(ruleset: Ruleset, paytable: Paytable | None) -> RenderableType:
 def paytable_view(paytable: Paytable, ruleset: Ruleset) -> RenderableType:
     """A paytable, with its odds grid by main and chance where the odds vary."""
     head = Text(
-        f"Paytable {paytable.id} ({paytable.name}): a nick pays {format_odds(paytable.nick)}; "
+        f"Paytable {paytable.id} ({paytable.name}): a nick pays {fraction_text(paytable.nick)}; "
         f"a won chance pays {paytable.describe_chance()}; an out or a lost chance loses the stake."
     )
     if paytable.flat is not None:
@@ -115,7 +116,9 @@ def paytable_view(paytable: Paytable, ruleset: Ruleset) -> RenderableType:
     for chance in chances:
         grid.add_column(str(chance), justify="right")
     for row in ruleset.rows:
-        cells = [format_odds(paytable.chance_odds(row.main, c)) if c in row.chances else "—" for c in chances]
+        cells = [
+            fraction_text(paytable.chance_odds(row.main, c)) if c in row.chances else "—" for c in chances
+        ]
         grid.add_row(str(row.main), *cells)
     return Group(head, grid)
 
@@ -128,10 +131,6 @@ def _signed(value: Fraction | None) -> str:
     return "—" if value is None else f"{float(value):+.4f}"
 
 
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def odds_view(report: OddsReport) -> RenderableType:
     """The tables printed by ``hazard odds``."""
     ruleset = report.ruleset
@@ -142,7 +141,7 @@ def odds_view(report: OddsReport) -> RenderableType:
         note = "The main is thrown: each main's row is over rounds played on that main."
         if report.p_no_round:
             note += (
-                f" A throw for the main passes the dice with probability {_exact(report.p_no_round)}"
+                f" A throw for the main passes the dice with probability {fraction_text(report.p_no_round)}"
                 f" ({_short(report.p_no_round)}); figures are over rounds where a main was set."
             )
         parts.append(Text(note))
@@ -158,7 +157,7 @@ def odds_view(report: OddsReport) -> RenderableType:
             "all" if odds.main is None else str(odds.main),
             *([_short(odds.p_main)] if thrown else []),
             _short(odds.p_win),
-            _exact(odds.p_win),
+            fraction_text(odds.p_win),
             _short(odds.p_nick),
             _short(odds.p_out),
             _short(odds.expected_throws, 2),

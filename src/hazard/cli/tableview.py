@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from hazard.core.paytable import format_odds
+from hazard.core.numbers import fraction_text
 from hazard.core.rules import StakeArrangement
 from hazard.table.actions import (
     Call,
@@ -73,7 +73,7 @@ def action_text(action: TableAction) -> str:
     if isinstance(action, Throw):
         return f"throw {action.roll}"
     if isinstance(action, OfferBet):
-        odds = "" if action.odds == 1 else f" at {format_odds(action.odds)}"
+        odds = "" if action.odds == 1 else f" at {fraction_text(action.odds)}"
         return f"offer {action.backer} {format_money(action.amount)} on {action.proposition}{odds}"
     if isinstance(action, TakeBet):
         return f"take {action.bet} {action.layer}"
@@ -231,7 +231,7 @@ def state_json(table: Table) -> dict[str, Any]:
                 "layer": b.layer,
                 "proposition": str(b.proposition),
                 "amount": format_money(b.amount),
-                "odds": format_odds(b.odds),
+                "odds": fraction_text(b.odds),
             }
             for b in table.side_bets
         ],

@@ -6,7 +6,7 @@ random source, a person typing real dice, an exact evaluator weighing every outc
 
 >>> from hazard.core.rulesets import find_ruleset
 >>> state = new_round(find_ruleset("britannica-1911"))
->>> state, events = apply(state, CallMain(7))
+>>> state, events = apply(state, Call(7))
 >>> state, events = apply(state, Roll(2, 4))
 >>> [str(event) for event in events]
 ['6 with a main of 7 is the chance: the caster now needs 6 before 7']
@@ -42,7 +42,7 @@ from hazard.core.state import Phase, Round, Termination
 
 __all__ = [
     "Action",
-    "CallMain",
+    "Call",
     "Mover",
     "apply",
     "chance_outcomes",
@@ -64,7 +64,7 @@ class Mover(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class CallMain:
+class Call:
     """The caster calls ``main``."""
 
     main: int
@@ -73,7 +73,7 @@ class CallMain:
         return f"call {self.main}"
 
 
-Action = CallMain | Roll
+Action = Call | Roll
 """A caster's call or a throw of the dice."""
 
 _ROLL_PROBABILITY = Fraction(1, len(ROLLS))
@@ -99,7 +99,7 @@ def legal_actions(state: Round) -> list[Action]:
     """Every action allowed now, sorted: the mains the caster may call, the 36 throws, or nothing."""
     mover = to_move(state)
     if mover is Mover.CASTER:
-        return [CallMain(main) for main in state.ruleset.mains]
+        return [Call(main) for main in state.ruleset.mains]
     if mover is Mover.DICE:
         return list(ROLLS)
     return []
@@ -118,7 +118,7 @@ def apply(state: Round, action: Action) -> tuple[Round, tuple[Event, ...]]:
     Raises :class:`IllegalError` for an action the state does not allow (a throw while the caster must call,
     a main outside the ruleset's), and :class:`InvalidError` for something that is no action at all.
     """
-    if isinstance(action, CallMain):
+    if isinstance(action, Call):
         return _call(state, action.main)
     if isinstance(action, Roll):
         return _throw(state, action)

@@ -1,7 +1,7 @@
 """Text forms: actions as people type them, and a round's record as JSON lines.
 
 >>> parse_action("call 7"), parse_action("3-4")
-(CallMain(main=7), Roll(a=3, b=4))
+(Call(main=7), Roll(a=3, b=4))
 >>> format_action(Roll(6, 6))
 '6-6'
 """
@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from hazard.core.dice import Roll
-from hazard.core.engine import Action, CallMain, apply, new_round
+from hazard.core.engine import Action, Call, apply, new_round
 from hazard.core.errors import InvalidError
 from hazard.core.events import Event
 from hazard.core.rules import Ruleset
@@ -36,7 +36,7 @@ def parse_action(text: str) -> Action:
     """Read ``call 7`` (or ``main 7``) as a call, anything else as a throw such as ``3-4``."""
     match = _CALL.match(text)
     if match is not None:
-        return CallMain(int(match.group(1)))
+        return Call(int(match.group(1)))
     try:
         return Roll.parse(text)
     except InvalidError:

@@ -12,10 +12,11 @@ from fractions import Fraction
 
 from hazard.core.dice import ways
 from hazard.core.errors import InvalidError
+from hazard.core.numbers import fraction_text
 from hazard.core.rules import Ruleset, Source
 from hazard.core.state import Outcome, Termination
 
-__all__ = ["ChanceOdds", "Paytable", "format_odds"]
+__all__ = ["ChanceOdds", "Paytable"]
 
 
 class ChanceOdds:
@@ -23,15 +24,6 @@ class ChanceOdds:
 
     TRUE = "true-odds"
     TABLE = "table"
-
-
-def format_odds(odds: Fraction) -> str:
-    """Odds ``a/b`` as the sources print them: ``3/2``, ``1/1``, ``5/6``.
-
-    >>> format_odds(Fraction(3, 2)), format_odds(Fraction(1))
-    ('3/2', '1/1')
-    """
-    return f"{odds.numerator}/{odds.denominator}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +98,7 @@ class Paytable:
     def describe_chance(self) -> str:
         """How a won chance pays, in words."""
         if self.flat is not None:
-            return "even money" if self.flat == 1 else f"{format_odds(self.flat)} on every chance"
+            return "even money" if self.flat == 1 else f"{fraction_text(self.flat)} on every chance"
         if self.true_odds:
             return "the true odds against the chance (main's ways to chance's ways)"
         return "odds by main and chance, from a table"

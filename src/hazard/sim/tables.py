@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hazard.core.dice import ROLLS, Roll
-from hazard.core.engine import CallMain, Mover, apply, new_round, to_move
+from hazard.core.engine import Call, Mover, apply, new_round, to_move
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.rules import LossCount, MainMethod, Ruleset
 from hazard.core.state import Outcome, Result, Round, Termination
@@ -146,7 +146,7 @@ _FLAG_NAMES = ("win", "nick", "out", "no_main", "counted_loss")
 def _starts(ruleset: Ruleset) -> list[Round]:
     first = new_round(ruleset)
     if ruleset.method is MainMethod.CALLED:
-        return [apply(first, CallMain(main))[0] for main in ruleset.mains]
+        return [apply(first, Call(main))[0] for main in ruleset.mains]
     return [first]
 
 

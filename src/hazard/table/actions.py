@@ -17,6 +17,7 @@ from typing import Any
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
+from hazard.core.numbers import fraction_text
 
 __all__ = [
     "BOT_POLICIES",
@@ -114,19 +115,20 @@ TableAction = Sit | Stake | Withdraw | Call | Throw | OfferBet | TakeBet | Cance
 """Any action at a table."""
 
 
-def _money(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def action_to_json(action: TableAction) -> dict[str, Any]:
     """The JSON object the game record stores for ``action``."""
     if isinstance(action, Sit):
-        return {"type": "sit", "name": action.name, "bankroll": _money(action.bankroll), "bot": action.bot}
+        return {
+            "type": "sit",
+            "name": action.name,
+            "bankroll": fraction_text(action.bankroll),
+            "bot": action.bot,
+        }
     if isinstance(action, Stake):
         return {
             "type": "stake",
             "player": action.player,
-            "amount": _money(action.amount),
+            "amount": fraction_text(action.amount),
             "consent": action.consent,
         }
     if isinstance(action, Withdraw):
@@ -140,8 +142,8 @@ def action_to_json(action: TableAction) -> dict[str, Any]:
             "type": "offer-bet",
             "backer": action.backer,
             "proposition": action.proposition,
-            "amount": _money(action.amount),
-            "odds": _money(action.odds),
+            "amount": fraction_text(action.amount),
+            "odds": fraction_text(action.odds),
         }
     if isinstance(action, TakeBet):
         return {"type": "take-bet", "bet": action.bet, "layer": action.layer}

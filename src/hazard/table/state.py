@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
-from hazard.core.engine import CallMain, Mover, apply, new_round, to_move
+from hazard.core.engine import Call as _CoreCall
+from hazard.core.engine import Mover, apply, new_round, to_move
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.events import Event as RoundEvent
 from hazard.core.paytable import Paytable
@@ -410,7 +411,7 @@ def _withdraw(table: Table, action: Withdraw) -> tuple[Table, tuple[AnyEvent, ..
 
 def _call(table: Table, main: int) -> tuple[Table, tuple[AnyEvent, ...]]:
     _need_caster(table, f"call of main {main}")
-    state, events = apply(table.round, CallMain(main))
+    state, events = apply(table.round, _CoreCall(main))
     return replace(table, round=state), events
 
 

@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 
 from hazard.core.dice import TOTALS
 from hazard.core.errors import InvalidError
-from hazard.core.paytable import ChanceOdds, Paytable, format_odds
+from hazard.core.numbers import fraction_text
+from hazard.core.paytable import ChanceOdds, Paytable
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
 
 __all__ = [
@@ -494,9 +495,9 @@ def paytable_to_toml(paytable: Paytable) -> str:
     """Write ``paytable`` in the format of ``src/hazard/core/rulesets/paytables/*.toml``."""
     lines = [f"id = {_toml_string(paytable.id)}", f"name = {_toml_string(paytable.name)}"]
     lines.append(f"notes = {_strings(paytable.notes, one_per_line=True)}")
-    lines.append(f"nick = {_toml_string(format_odds(paytable.nick))}")
+    lines.append(f"nick = {_toml_string(fraction_text(paytable.nick))}")
     if paytable.flat is not None:
-        lines.append(f"chance = {_toml_string(format_odds(paytable.flat))}")
+        lines.append(f"chance = {_toml_string(fraction_text(paytable.flat))}")
     elif paytable.true_odds:
         lines.append(f"chance = {_toml_string(ChanceOdds.TRUE)}")
     else:
@@ -512,5 +513,5 @@ def paytable_to_toml(paytable: Paytable) -> str:
         lines += ["", f"[odds.{main}]"]
         for (row, chance), odds in sorted(paytable.table.items()):
             if row == main:
-                lines.append(f"{chance} = {_toml_string(format_odds(odds))}")
+                lines.append(f"{chance} = {_toml_string(fraction_text(odds))}")
     return "\n".join(lines) + "\n"
