@@ -51,8 +51,8 @@ from hazard.core.propositions import (
         ("7 within 1 throw", Fraction(1, 6)),
         ("7 within 2 throws", Fraction(11, 36)),
         ("doublets within 4 throws", 1 - Fraction(5, 6) ** 4),
-        ("2 or more within 1 throw", Fraction(1)),
-        ("not 2 or more within 5 throws", Fraction(0)),
+        ("3 or more within 1 throw", Fraction(35, 36)),  # the nearest to a sure bet there is
+        ("not 3 or more within 2 throws", Fraction(1, 36) ** 2),
         ("not 4 before 7", Fraction(2, 3)),
         ("not next 7", Fraction(5, 6)),
         ("not 7 within 2 throws", Fraction(25, 36)),
@@ -175,15 +175,15 @@ def roll_sets(draw: st.DrawFn) -> RollSet:
 @st.composite
 def propositions(draw: st.DrawFn) -> Proposition:
     kind = draw(st.sampled_from(["before", "within", "next"]))
-    first = draw(roll_sets())
     proposition: Proposition
     if kind == "before":
+        first = draw(roll_sets())
         second = draw(roll_sets().filter(lambda other: not (other.rolls & first.rolls)))
         proposition = Before(first, second)
-    elif kind == "within":
-        proposition = Within(first, draw(st.integers(1, 4)))
     else:
-        proposition = Next(first)
+        # Not every throw: a bet on that could never lose, and is refused.
+        target = draw(roll_sets().filter(lambda target: target.ways < len(ROLLS)))
+        proposition = Within(target, draw(st.integers(1, 4))) if kind == "within" else Next(target)
     return Not(proposition) if draw(st.booleans()) else proposition
 
 
@@ -196,6 +196,34 @@ def test_brute_force_brackets_any_bet(proposition: Proposition) -> None:
     core = proposition.proposition if isinstance(proposition, Not) else proposition
     if not isinstance(core, Before):
         assert undecided == 0
+
+
+@settings(max_examples=200)
+@given(propositions())
+def test_every_bet_can_be_won_and_lost(proposition: Proposition) -> None:
+    """No proposition that can be built is sure: sure bets (and their negations) are refused."""
+    assert 0 < probability(proposition) < 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "2 or more next",
+            "invalid proposition '2 or more next': every throw is 2 or more, so the bet can never lose",
+        ),
+        (
+            "not 12 or less within 3 throws",
+            "invalid proposition 'not 12 or less within 3 throws': every throw is 12 or less, "
+            "so the bet can never win",
+        ),
+    ],
+)
+def test_analyse_refuses_sure_bets(text: str, message: str) -> None:
+    """Fair odds of "0 to 1" (or "1 to 0") are no bet: the analysis refuses the text, as the parser does."""
+    with pytest.raises(InvalidError) as caught:
+        analyse_bet(text)
+    assert str(caught.value) == message
 
 
 # --- odds, value and the JSON form ----------------------------------------------------------------------
@@ -234,7 +262,7 @@ def test_odds_refuse_what_is_not_a_probability(p: Fraction) -> None:
         ("4 before 7", Fraction(-1, 3)),
         ("7 before 4", Fraction(1, 3)),
         ("next 7", Fraction(-2, 3)),
-        ("2 or more within 1 throw", Fraction(1)),
+        ("not next 12", Fraction(17, 18)),
     ],
 )
 def test_ev_even_money(text: str, ev: Fraction) -> None:
@@ -276,12 +304,13 @@ def test_json_dict_edges() -> None:
     assert even["probability"] == "1/2"
     assert even["ev_even_money"] == "0/1"
     assert even["probability_float"] == 0.5
-    certain = analyse_bet("2 or more within 1 throw").to_json_dict()
-    assert (certain["probability"], certain["fair_odds"], certain["ev_even_money"]) == (
-        "1/1",
-        "0 to 1",
-        "1/1",
+    # The longest odds either way a bet on one throw can have (sure bets are refused).
+    likely = analyse_bet("3 or more within 1 throw").to_json_dict()
+    assert (likely["probability"], likely["fair_odds"], likely["ev_even_money"]) == (
+        "35/36",
+        "1 to 35",
+        "17/18",
     )
-    impossible = analyse_bet("not 2 or more within 1 throw").to_json_dict()
-    assert (impossible["probability"], impossible["fair_odds"]) == ("0/1", "1 to 0")
-    assert impossible["ev_even_money"] == "-1/1"
+    unlikely = analyse_bet("not 3 or more within 1 throw").to_json_dict()
+    assert (unlikely["probability"], unlikely["fair_odds"]) == ("1/36", "35 to 1")
+    assert unlikely["ev_even_money"] == "-17/18"

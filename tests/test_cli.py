@@ -102,6 +102,50 @@ def test_odds_one_main_and_a_paytable_override(capsys: pytest.CaptureFixture[str
     assert data["mains"][0]["ev"] == "-167/7128"  # 2 p - 1 at even money
 
 
+def test_odds_one_thrown_main_is_that_mains_row(capsys: pytest.CaptureFixture[str]) -> None:
+    """--main 7 on a thrown main: every round on 7 as if thrown, the same figures as the row of 7."""
+    code, out, _ = run(capsys, "odds", "-r", "ecws", "-f", "json")
+    assert code == 0
+    every = json.loads(out)
+    code, out, _ = run(capsys, "odds", "-r", "ecws", "--main", "7", "-f", "json")
+    assert code == 0
+    alone = json.loads(out)
+    assert alone["mains"] == [row for row in every["mains"] if row["main"] == 7]
+    assert alone["mains"][0]["p_main"] == "1/4"  # still the chance of 7 among rounds played
+    assert alone["mains"][0]["expected_throws"] == "3342/935"  # from the opening throw: 9489/1870 - 3/2
+    assert alone["overall"] is None
+    assert alone["throws_for_main"] == "0/1"
+    assert every["throws_for_main"] == "3/2"
+    code, out, _ = run(capsys, "odds", "-r", "ecws", "--main", "7")
+    assert code == 0
+    assert "as if it had been thrown" in out
+
+
+def _edited_copy(capsys: pytest.CaptureFixture[str], path: Path, ruleset: str, old: str, new: str) -> Path:
+    """A built-in ruleset written out by ``hazard rules --toml``, with ``old`` changed to ``new``."""
+    code, out, _ = run(capsys, "rules", ruleset, "--toml")
+    assert code == 0
+    assert old in out
+    path.write_text(out.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_odds_shows_the_whole_passing_rule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A thrown-or-pass main that losing never passes: the text says what the finite figure counts."""
+    path = _edited_copy(capsys, tmp_path / "sca-keep.toml", "sca", "after_losses = 1", "after_losses = 0")
+    said = "losing never passes the dice, but a throw for the main outside 5, 6, 7, 8 and 9 does"
+    code, out, _ = run(capsys, "odds", "-r", str(path), "-f", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["dice_passing"] == said
+    assert data["overall"]["expected_rounds_kept"] == "2/1"  # a third of throws for the main pass the dice
+    for args in (("rules", str(path)), ("odds", "-r", str(path))):
+        code, out, _ = run(capsys, *args)
+        assert code == 0
+        assert said in " ".join(out.split())
+        assert "keeps them until giving them up" not in " ".join(out.split())
+
+
 def test_odds_csv(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "odds", "-r", "ecws-1674", "-f", "csv")
     assert code == 0
@@ -262,3 +306,15 @@ def test_each_command_imports_only_what_it_needs() -> None:
     assert not {"hazard.table.state", "sqlalchemy", "hazard.cli.play", "hazard.cli.exact"} & simulate
     assert not {"rich.table", "rich.progress"} & simulate  # JSON for a pipe draws nothing
     assert not any(name.split(".")[0] == "pydantic" for name in rules | simulate)
+
+
+def test_a_ruleset_waiting_for_too_many_losses_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _edited_copy(capsys, tmp_path / "patient.toml", "craps", "after_losses = 1", "after_losses = 1000")
+    line = fails(capsys, "odds", "-r", str(path))
+    assert "patient.toml': dice_passing.after_losses = 1000: expected 0 to 100" in line
+    path = _edited_copy(capsys, tmp_path / "patient.toml", "craps", "after_losses = 1", "after_losses = 100")
+    code, out, _ = run(capsys, "odds", "-r", str(path), "-f", "json")
+    assert code == 0
+    assert json.loads(out)["mains"][0]["expected_rounds_kept_float"] > 1e30

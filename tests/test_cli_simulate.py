@@ -8,6 +8,7 @@ import io
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.commandline import fails, run
@@ -152,3 +153,62 @@ def test_ctrl_c_prints_what_was_played(
     assert 0 < data["rounds"] < 3_000_000
     assert "interrupted" in err
     assert "error" not in err
+
+
+def test_main_means_every_round_on_it_as_in_hazard_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """--main 7 on a thrown main: simulated from the opening throw, beside the odds' row of 7."""
+    code, out, _ = run(capsys, "odds", "-r", "ecws", "-f", "json")
+    assert code == 0
+    odds = json.loads(out)
+    row = next(r for r in odds["mains"] if r["main"] == 7)
+    data = json_of(capsys, "-r", "ecws", "--main", "7", "--rounds", "100000")
+    figures: Any = data["figures"]
+    assert data["main"] == 7
+    assert data["exact_p_win"] == row["p_win_float"]
+    assert figures["throws_per_round"]["exact"] == row["expected_throws_float"]
+    assert abs(figures["throws_per_round"]["z"]) < 4
+    assert data["no_round"]["count"] == 0  # type: ignore[index]
+    code, out, _ = run(capsys, "simulate", "-r", "ecws", "--main", "7", "--rounds", "1000")
+    assert code == 0
+    assert "main 7, every round as if thrown" in out
+
+
+def test_by_main_throws_count_from_the_throw_for_the_main(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --main, each main's exact throws are the odds' row plus the expected throws for the main."""
+    code, out, _ = run(capsys, "odds", "-r", "ecws", "-f", "json")
+    assert code == 0
+    odds = json.loads(out)
+    data = json_of(capsys, "-r", "ecws", "--rounds", "200000")
+    for group, row in zip(data["mains"], odds["mains"], strict=True):  # type: ignore[call-overload]
+        throws = group["figures"]["throws_per_round"]
+        assert throws["exact"] == pytest.approx(row["expected_throws_float"] + odds["throws_for_main_float"])
+        assert abs(throws["z"]) < 4
+    overall: Any = data["figures"]
+    assert overall["throws_per_round"]["exact"] == odds["overall"]["expected_throws_float"]
+
+
+def test_a_main_called_at_random_has_its_exact_rounds_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json_of(capsys, "-r", "wikipedia", "--rounds", "400000", "--seed", "3")
+    kept: Any = data["rounds_kept"]
+    assert data["main"] is None
+    assert kept["exact"] == pytest.approx(13.39903496820039, abs=1e-12)
+    assert f"{kept['exact']:.3f}" == "13.399"
+    assert kept["ci"][0] - 0.05 < kept["exact"] < kept["ci"][1] + 0.05
+    sessions = json_of(capsys, "-r", "wikipedia", "--sessions", "40", "--rounds", "100")
+    assert sessions["rounds_kept"]["exact"] == kept["exact"]  # type: ignore[index]
+    code, out, _ = run(capsys, "simulate", "-r", "wikipedia", "--sessions", "40", "--rounds", "100")
+    assert code == 0
+    assert "(exact, no ruin: 13.399)" in out
+    code, out, _ = run(capsys, "simulate", "-r", "wikipedia", "--rounds", "20000")
+    assert code == 0
+    assert "13.399" in out
+
+
+def test_the_dice_passing_rule_is_shown_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    said = "every lost round passes the dice; so does a throw for the main outside 5, 6, 7, 8 and 9"
+    assert json_of(capsys, "-r", "sca", "--rounds", "1000")["dice_passing"] == said
+    assert json_of(capsys, "-r", "sca", "--sessions", "4", "--rounds", "10")["dice_passing"] == said
+    for extra in ((), ("--sessions", "4")):
+        code, out, _ = run(capsys, "simulate", "-r", "sca", "--rounds", "1000", *extra)
+        assert code == 0
+        assert said in " ".join(out.split())

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from tests.strategies import rulesets
 
-from hazard.analysis import analyse
+from hazard.analysis import RoundChain, analyse, analyse_random_main
 from hazard.analysis.odds import MainOdds
 from hazard.core.dice import ROLLS, TOTALS, total_probability, ways
 from hazard.core.engine import Call, Mover, apply, new_round, to_move
@@ -17,7 +18,7 @@ from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset, paytable_for
-from hazard.core.state import Round, Termination
+from hazard.core.state import Outcome, Phase, Round, Termination
 
 BUILTIN = [ruleset.id for ruleset in builtin_rulesets()]
 
@@ -103,13 +104,115 @@ def test_sca_reports_the_no_round_throw_beside_the_figures() -> None:
     assert first.expected_throws == report.mains[0].expected_throws
 
 
-def test_thrown_main_counts_the_throws_for_the_main() -> None:
+def test_thrown_main_counts_the_throws_for_the_main_in_the_overall_row_only() -> None:
     # ecws rethrows until 5-9 (24 of 36 outcomes): 36/24 = 3/2 throws on average set the main.
-    thrown = _row(analyse(find_ruleset("ecws-1674")).mains, 6)
+    ecws = analyse(find_ruleset("ecws-1674"))
+    thrown = _row(ecws.mains, 6)
     called = analyse(find_ruleset("britannica-1911"), main=6).mains[0]
-    assert thrown.expected_throws == called.expected_throws + Fraction(3, 2)
-    sca = _row(analyse(find_ruleset("sca-isenfir")).mains, 6)
-    assert sca.expected_throws == called.expected_throws + 1
+    assert thrown.expected_throws == called.expected_throws  # a main's row starts at its opening throw
+    assert ecws.throws_for_main == Fraction(3, 2)
+    assert ecws.from_throw_for_main(thrown).expected_throws == called.expected_throws + Fraction(3, 2)
+    sca = analyse(find_ruleset("sca-isenfir"))
+    assert sca.throws_for_main == 1
+    assert sca.from_throw_for_main(_row(sca.mains, 6)).expected_throws == called.expected_throws + 1
+
+
+THROWN = [r.id for r in builtin_rulesets() if r.method.is_thrown]
+
+
+@pytest.mark.parametrize("ruleset_id", THROWN)
+def test_one_main_asked_for_is_that_mains_row(ruleset_id: str) -> None:
+    """``--main M`` and the row of M are one figure: every round on M, as if M had been thrown."""
+    ruleset = find_ruleset(ruleset_id)
+    paytable = paytable_for(ruleset)
+    report = analyse(ruleset, paytable)
+    for row in report.mains:
+        assert row.main is not None
+        alone = analyse(ruleset, paytable, main=row.main)
+        assert alone.mains == (row,)
+        assert alone.overall is None
+        assert alone.p_no_round == 0  # its rounds start at the opening throw
+        assert alone.throws_for_main == 0
+        # The same as a ruleset whose main is fixed to M, but for P(main).
+        fixed = analyse(replace(ruleset, method=MainMethod.FIXED, rows=(ruleset.row(row.main),)), paytable)
+        assert fixed.mains == (replace(row, p_main=Fraction(1)),)
+
+
+def _from_the_throw_for_main(ruleset: Ruleset, main: int) -> tuple[Fraction, Fraction, list[Fraction]]:
+    """The rounds on ``main`` of the thrown chain, conditioned directly: mean, variance and distribution."""
+    chain = RoundChain.build(new_round(ruleset))
+
+    def on(outcome: Outcome) -> bool:
+        return outcome.main == main
+
+    mass = chain.probability(on)
+    first, second = chain.throw_moments(on)
+    distribution = [p / mass for p in chain.throw_distribution(on, up_to=12)]
+    return first / mass, second / mass - (first / mass) ** 2, distribution
+
+
+@pytest.mark.parametrize("ruleset_id", THROWN)
+def test_adding_the_throws_for_the_main_is_conditioning_the_thrown_chain(ruleset_id: str) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    report = analyse(ruleset)
+    for row in report.mains:
+        assert row.main is not None
+        seen = report.from_throw_for_main(row)
+        expected, variance, distribution = _from_the_throw_for_main(ruleset, row.main)
+        assert seen.expected_throws == expected
+        assert seen.throws_variance == variance
+        assert list(seen.throws_distribution) == distribution
+        assert replace(seen, expected_throws=row.expected_throws, throws_variance=row.throws_variance,
+                       throws_distribution=row.throws_distribution) == row  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(rulesets(methods=(MainMethod.THROWN, MainMethod.THROWN_OR_PASS)))
+def test_the_overall_row_is_the_mains_and_the_throws_for_the_main(ruleset: Ruleset) -> None:
+    report = analyse(ruleset)
+    assert report.overall is not None
+    mixed = sum((row.p_main * row.expected_throws for row in report.mains), Fraction(0))
+    assert report.overall.expected_throws == mixed + report.throws_for_main
+    for t, p in enumerate(report.overall.throws_distribution):
+        assert p == sum(
+            (row.p_main * report.from_throw_for_main(row).throws_distribution[t] for row in report.mains),
+            Fraction(0),
+        )
+    # The mains' outcomes, weighted by P(main), are the overall outcomes.
+    for outcome, p in report.overall.outcomes.items():
+        assert outcome.main is not None
+        assert (
+            p == _row(report.mains, outcome.main).p_main * _row(report.mains, outcome.main).outcomes[outcome]
+        )
+
+
+def test_a_called_or_fixed_main_has_no_throws_for_it() -> None:
+    assert analyse(find_ruleset("wikipedia")).throws_for_main == 0
+    craps = analyse(find_ruleset("craps"))
+    assert craps.throws_for_main == 0
+    assert craps.from_throw_for_main(craps.mains[0]) == craps.mains[0]
+
+
+# --- a main called at random ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset_id", ["britannica-1911", "wikipedia", "craps"])
+def test_a_main_called_at_random_is_the_mean_of_the_mains(ruleset_id: str) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    paytable = paytable_for(ruleset) or find_paytable("even")
+    rows = analyse(ruleset, paytable).mains
+    mixed = analyse_random_main(ruleset, paytable)
+    k = len(rows)
+    assert mixed.main is None
+    assert mixed.p_main == 1
+    for name in ("p_win", "p_nick", "p_out", "ev", "expected_throws"):
+        assert getattr(mixed, name) == sum((getattr(row, name) for row in rows), Fraction(0)) / k
+    assert mixed.p_nick + mixed.p_out + sum(mixed.p_chance_set.values(), Fraction(0)) == 1
+    assert sum(mixed.outcomes.values(), Fraction(0)) == 1
+    second = sum((row.throws_variance + row.expected_throws**2 for row in rows), Fraction(0)) / k
+    assert mixed.throws_variance == second - mixed.expected_throws**2
+    if k == 1:
+        assert mixed == replace(rows[0], main=None)
 
 
 # --- paytables ---------------------------------------------------------------------------------------------
@@ -193,7 +296,15 @@ def test_json_form() -> None:
     thrown = analyse(ecws, paytable_for(ecws)).to_json_dict()
     assert thrown["overall"]["main"] is None
     assert thrown["paytable"] == "even"
+    assert thrown["throws_for_main"] == "3/2"
+    assert thrown["throws_for_main_float"] == 1.5
+    assert (
+        thrown["dice_passing"] == "losing never passes the dice; the caster keeps them until giving them up"
+    )
     assert analyse(find_ruleset("britannica-1911")).to_json_dict()["mains"][0]["ev"] is None
+    assert data["throws_for_main"] == "0/1"
+    assert data["p_no_round"] == "0/1"
+    assert data["p_no_round_float"] == 0.0
 
 
 # --- brute force and properties ---------------------------------------------------------------------------
@@ -218,6 +329,8 @@ def _check_against_brute_force(ruleset: Ruleset, depth: int) -> None:
     if ruleset.method.is_thrown:
         assert report.overall is not None
         starts.append((report.overall, new_round(ruleset)))
+        for odds in report.mains:  # a main's row starts at its opening throw, as if it had been thrown
+            starts.append((odds, Round(ruleset, Phase.OPENING, main=odds.main)))
     else:
         for odds in report.mains:
             state = new_round(ruleset)
@@ -225,6 +338,7 @@ def _check_against_brute_force(ruleset: Ruleset, depth: int) -> None:
                 state, _ = apply(state, Call(odds.main or 0))
             starts.append((odds, state))
     for odds, start in starts:
+        played = 1 - report.p_no_round if start.phase is Phase.MAIN else 1
         won = lost = no_round = undecided = Fraction(0)
         by_throws = [Fraction(0)] * depth
         for end, p, throws in _sequences(start, depth, Fraction(1), 0):
@@ -240,7 +354,6 @@ def _check_against_brute_force(ruleset: Ruleset, depth: int) -> None:
                 won += p
             else:
                 lost += p
-        played = 1 - report.p_no_round
         # Exact P(win) lies between what the truncated tree has won and that plus the undecided mass.
         assert won <= odds.p_win * played <= won + undecided
         assert lost <= odds.p_lose * played <= lost + undecided

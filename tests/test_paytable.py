@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from tests.strategies import rulesets
 
+from hazard.analysis.markov import RoundChain
 from hazard.core.dice import ways
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import ChanceOdds, Paytable
-from hazard.core.rules import MainRow, Ruleset
+from hazard.core.rules import MainMethod, MainRow, Ruleset
 from hazard.core.rulesets import find_paytable, find_ruleset
-from hazard.core.state import Outcome, Termination
+from hazard.core.state import Outcome, Phase, Round, Termination
 
 EVEN = find_paytable("even")
 TRUE_ODDS = find_paytable("true-odds")
@@ -176,3 +177,85 @@ class TestValidation:
 def test_true_odds_alone_needs_no_flat_and_nothing_said_is_even() -> None:
     assert Paytable("t", "T", true_odds=True).chance_odds(7, 4) == 2
     assert Paytable("e", "E").chance_odds(7, 4) == 1
+
+
+# --- the most a unit stake can win the caster ------------------------------------------------------------
+
+
+def _one_main(ruleset: Ruleset, main: int) -> Ruleset:
+    return Ruleset(
+        id=f"{ruleset.id}-on-{main}",
+        name=ruleset.name,
+        source=ruleset.source,
+        method=MainMethod.FIXED,
+        rows=(ruleset.row(main),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("main", "even", "true_odds", "wikipedia"),
+    [
+        (None, 1, 2, 2),
+        (5, 1, Fraction(4, 3), Fraction(4, 3)),  # a 4 or a 10 on a main of 5: 4 ways to 3
+        (6, 1, Fraction(5, 3), Fraction(5, 3)),
+        (7, 1, 2, 2),
+        (8, 1, Fraction(5, 3), Fraction(5, 3)),
+        (9, 1, Fraction(4, 3), Fraction(4, 3)),
+    ],
+)
+def test_most_won_on_wikipedia(
+    main: int | None, even: Fraction, true_odds: Fraction, wikipedia: Fraction
+) -> None:
+    ruleset = find_ruleset("wikipedia")
+    played = ruleset if main is None else _one_main(ruleset, main)
+    assert EVEN.most_won(played) == even
+    assert TRUE_ODDS.most_won(played) == true_odds
+    assert WIKIPEDIA.most_won(played) == wikipedia
+
+
+def _reachable_best(paytable: Paytable, ruleset: Ruleset) -> Fraction:
+    """The most the caster's unit can net over every ending the engine reaches, by brute force."""
+    best = Fraction(0)
+    for main in ruleset.mains:
+        for outcome in RoundChain.build(_opening(ruleset, main)).outcomes:
+            best = max(best, paytable.caster_net(outcome))
+    return best
+
+
+def _opening(ruleset: Ruleset, main: int) -> Round:
+    return Round(ruleset, Phase.OPENING, main=main)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rulesets())
+def test_most_won_is_the_best_net_the_engine_can_reach(ruleset: Ruleset) -> None:
+    for paytable in (EVEN, TRUE_ODDS, Paytable("rich", "Rich nick", nick=Fraction(7), flat=Fraction(3, 2))):
+        assert paytable.most_won(ruleset) == _reachable_best(paytable, ruleset)
+
+
+def test_a_nick_counts_only_where_some_main_has_one() -> None:
+    rich = Paytable("rich", "Rich nick", nick=Fraction(5), flat=None, true_odds=True)
+    craps = find_ruleset("craps")
+    assert rich.most_won(craps) == 5
+    row = craps.row(7)
+    no_nick = Ruleset(
+        "no-nick",
+        "No nick",
+        craps.source,
+        MainMethod.FIXED,
+        (MainRow(7, frozenset(), row.outs, row.chances),),
+    )
+    assert rich.most_won(no_nick) == 2
+    only_outs = Ruleset(
+        "outs",
+        "Outs",
+        craps.source,
+        MainMethod.FIXED,
+        (MainRow(7, frozenset(), frozenset({2}), frozenset()),),
+    )
+    assert rich.most_won(only_outs) == 0
+
+
+def test_most_won_needs_odds_for_every_chance() -> None:
+    with pytest.raises(InvalidError, match="no odds for a chance of 4 on a main of 7"):
+        Paytable("sixes", "Sixes", flat=None, table={(6, 5): Fraction(5, 4)}).most_won(find_ruleset("craps"))

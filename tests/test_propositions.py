@@ -58,6 +58,12 @@ def roll_sets(draw: st.DrawFn) -> RollSet:
     return {"odd": RollSet.odd, "even": RollSet.even, "doublets": RollSet.doublets}[kind]()
 
 
+def targets() -> st.SearchStrategy[RollSet]:
+    """Sets a bet on the next throw or within some throws can take: every set but the one of all throws,
+    on which such a bet could never lose."""
+    return roll_sets().filter(lambda target: target.ways < len(ROLLS))
+
+
 @st.composite
 def befores(draw: st.DrawFn) -> Before:
     first = draw(roll_sets())
@@ -68,8 +74,8 @@ def befores(draw: st.DrawFn) -> Before:
 def positives() -> st.SearchStrategy[Proposition]:
     return st.one_of(
         befores(),
-        st.builds(Within, roll_sets(), st.integers(1, 40)),
-        st.builds(Next, roll_sets()),
+        st.builds(Within, targets(), st.integers(1, 40)),
+        st.builds(Next, targets()),
     )
 
 
@@ -337,6 +343,112 @@ def test_constructors_validate() -> None:
         Not(Not(Next(totals(7))))
     with pytest.raises(InvalidError, match="expected Before, Within or Next"):
         Not("next 7")  # type: ignore[arg-type]
+
+
+# --- bets that cannot lose, or cannot win ---------------------------------------------------------------
+
+EVERY_TOTAL = "2, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12"
+NEVER_LOSE = "so the bet can never lose"
+NEVER_WIN = "so the bet can never win"
+
+# A bet on the next throw, or within some throws, on a set that holds all 36 throws always wins; its negation
+# always loses. Every other set leaves at least one throw out, so it can lose too.
+SURE_TEXTS = [
+    ("next 2 or more", f"every throw is 2 or more, {NEVER_LOSE}"),
+    ("2 or more next", f"every throw is 2 or more, {NEVER_LOSE}"),
+    ("next at least two", f"every throw is 2 or more, {NEVER_LOSE}"),
+    ("12 or less on the next throw", f"every throw is 12 or less, {NEVER_LOSE}"),
+    (f"next {EVERY_TOTAL}", f"every throw is {EVERY_TOTAL}, {NEVER_LOSE}"),
+    ("next 12, 11, 10, 9, 8, 7, 6, 5, 4, 3 or 2", f"every throw is {EVERY_TOTAL}, {NEVER_LOSE}"),
+    ("2 or more within 3 throws", f"every throw is 2 or more, {NEVER_LOSE}"),
+    ("at most 12 in one roll", f"every throw is 12 or less, {NEVER_LOSE}"),
+    (f"{EVERY_TOTAL} within 40 throws", f"every throw is {EVERY_TOTAL}, {NEVER_LOSE}"),
+    ("not next 2 or more", f"every throw is 2 or more, {NEVER_WIN}"),
+    ("the caster will not throw 2 or more within 3 throws", f"every throw is 2 or more, {NEVER_WIN}"),
+    ("no 12 or less in 2 rolls", f"every throw is 12 or less, {NEVER_WIN}"),
+    ("not not next 2 or more", f"every throw is 2 or more, {NEVER_LOSE}"),
+    ("not not not 12 or less within 1 throw", f"every throw is 12 or less, {NEVER_WIN}"),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), SURE_TEXTS)
+def test_parse_refuses_sure_bets(text: str, reason: str) -> None:
+    with pytest.raises(InvalidError) as caught:
+        parse_proposition(text)
+    assert str(caught.value) == f"invalid proposition {text!r}: {reason}"
+
+
+def _every_throw() -> RollSet:
+    return RollSet(ROLLS)
+
+
+SURE_VALUES: list[tuple[Callable[[], object], str]] = [
+    (lambda: Next(RollSet.at_least(2)), f"'next 2 or more': every throw is 2 or more, {NEVER_LOSE}"),
+    (lambda: Next(_every_throw()), f"'next {EVERY_TOTAL}': every throw is {EVERY_TOTAL}, {NEVER_LOSE}"),
+    (
+        lambda: Within(RollSet.at_most(12), 3),
+        f"'12 or less within 3 throws': every throw is 12 or less, {NEVER_LOSE}",
+    ),
+    (
+        lambda: Within(RollSet.of_totals(*TOTALS), 1),
+        f"'{EVERY_TOTAL} within 1 throw': every throw is {EVERY_TOTAL}, {NEVER_LOSE}",
+    ),
+    # The negation of a sure bet cannot be built either, whichever way it is asked for: the bet inside it is
+    # refused first.
+    (lambda: Not(Next(RollSet.at_least(2))), f"'next 2 or more': every throw is 2 or more, {NEVER_LOSE}"),
+    (lambda: ~Next(RollSet.at_least(2)), f"'next 2 or more': every throw is 2 or more, {NEVER_LOSE}"),
+    (
+        lambda: negate(Within(_every_throw(), 2)),
+        f"'{EVERY_TOTAL} within 2 throws': every throw is {EVERY_TOTAL}, {NEVER_LOSE}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "message"), SURE_VALUES)
+def test_constructors_refuse_sure_bets(make: Callable[[], object], message: str) -> None:
+    with pytest.raises(InvalidError) as caught:
+        make()
+    assert str(caught.value) == f"invalid proposition {message}"
+
+
+# The nearest bets to a sure one are bets: one throw in 36 (1-1 or 6-6) decides them the other way.
+NEAR_SURE = [
+    ("next 3 or more", "1-2", "1-1"),
+    ("not next 3 or more", "1-1", "1-2"),
+    ("below 12 within 1 throw", "1-1", "6-6"),
+    ("not 11 or less within 1 throw", "6-6", "5-6"),
+    ("next 2, 3, 4, 5, 6, 7, 8, 9, 10 or 11", "6-5", "6-6"),
+    # "A before B" is never sure: both sides are non-empty and disjoint, so a throw in A wins it and a
+    # throw in B loses it, however small B is.
+    ("below 12 before 12", "3-4", "6-6"),
+    ("12 before below 12", "6-6", "3-4"),
+    ("3 or more before 2", "3-4", "1-1"),
+    ("not 3 or more before 2", "1-1", "3-4"),
+]
+
+
+@pytest.mark.parametrize(("text", "wins", "loses"), NEAR_SURE)
+def test_nearly_sure_bets_are_bets(text: str, wins: str, loses: str) -> None:
+    assert settle(text, [Roll.parse(wins)]) is True
+    assert settle(text, [Roll.parse(loses)]) is False
+
+
+def test_a_before_bet_cannot_hold_every_throw() -> None:
+    """A side that holds every throw overlaps the other side, whatever it is, and is refused for that."""
+    with pytest.raises(InvalidError, match="7 is on both sides"):
+        Before(RollSet.at_least(2), totals(7))
+    with pytest.raises(InvalidError, match="12 is on both sides"):
+        parse_proposition("12 before 2 or more")
+
+
+@given(befores(), st.data())
+def test_every_before_bet_can_be_won_and_lost(bet: Before, data: st.DataObject) -> None:
+    win = data.draw(st.sampled_from(sorted(bet.first.rolls)), label="win")
+    lose = data.draw(st.sampled_from(sorted(bet.second.rolls)), label="lose")
+    assert settle(bet, [win]) is True
+    assert settle(bet, [lose]) is False
+    assert settle(~bet, [win]) is False
+    assert settle(~bet, [lose]) is True
 
 
 def test_within_one_throw_is_singular() -> None:

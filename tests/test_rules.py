@@ -10,7 +10,17 @@ from tests.strategies import rulesets
 
 from hazard.core.dice import TOTALS
 from hazard.core.errors import IllegalError, InvalidError
-from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Opening, Ruleset, Source
+from hazard.core.rules import (
+    MAX_AFTER_LOSSES,
+    DicePassing,
+    LossCount,
+    MainMethod,
+    MainRow,
+    Opening,
+    Ruleset,
+    Source,
+    totals_text,
+)
 
 SOURCE = Source("a test")
 
@@ -204,9 +214,15 @@ class TestDicePassing:
             passing.describe() == "losing never passes the dice; the caster keeps them until giving them up"
         )
 
-    def test_negative(self) -> None:
-        with pytest.raises(InvalidError, match="invalid dice passing after -1 losses: expected 0 or more"):
-            DicePassing(-1)
+    @pytest.mark.parametrize("after", [-1, MAX_AFTER_LOSSES + 1, 2**31])
+    def test_out_of_range(self, after: int) -> None:
+        with pytest.raises(
+            InvalidError, match=f"invalid dice passing after {after} losses: expected 0 to 100"
+        ):
+            DicePassing(after)
+
+    def test_the_maximum_is_allowed(self) -> None:
+        assert DicePassing(MAX_AFTER_LOSSES).describe() == "the dice pass after 100 lost rounds in a row"
 
     @pytest.mark.parametrize(
         ("after", "losses", "text"),
@@ -229,3 +245,9 @@ class TestDicePassing:
     def test_loss_count_values(self) -> None:
         assert LossCount("any") is LossCount.ANY
         assert LossCount("after-chance") is LossCount.AFTER_CHANCE
+
+
+def test_totals_in_words() -> None:
+    assert totals_text([2, 3, 12]) == "2, 3 and 12"
+    assert totals_text([5, 6, 7, 8, 9]) == "5, 6, 7, 8 and 9"
+    assert totals_text([7]) == "7"

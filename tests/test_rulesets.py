@@ -769,8 +769,13 @@ class TestUserRuleset:
             ),
             pytest.param(
                 _text(tail="\n[dice_passing]\nafter_losses = -1\n"),
-                ["dice_passing.after_losses = -1: expected 0 or more"],
+                ["dice_passing.after_losses = -1: expected 0 to 100"],
                 id="negative-passing",
+            ),
+            pytest.param(
+                _text(tail="\n[dice_passing]\nafter_losses = 2147483648\n"),
+                ["dice_passing.after_losses = 2147483648: expected 0 to 100"],
+                id="huge-passing",
             ),
             pytest.param(
                 _text(tail="\n[dice_passing]\nafter_losses = true\n"),

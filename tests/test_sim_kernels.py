@@ -9,8 +9,7 @@ from hazard.core.engine import apply
 from hazard.core.rulesets import find_ruleset, paytable_for
 from hazard.core.state import Round
 from hazard.sim import kernels, native
-from hazard.sim.rounds import _rule
-from hazard.sim.session import SessionConfig, _nets
+from hazard.sim.session import SessionConfig, _most_won, _nets
 from hazard.sim.stream import ROUND_STREAM, digits_of_word, lane_generator, reference_digits
 from hazard.sim.tables import RoundTable, compile_table, roll_of
 
@@ -113,7 +112,7 @@ def test_tally_compiled_equals_its_python() -> None:
         hands = np.zeros((kernels.TALLY_WAYS, kernels.HAND_BUCKETS + 2), dtype=np.int64)
         carry = np.zeros(2, dtype=np.int64)
         with np.errstate(over="ignore"):  # the masks wrap round in uint64, as the compiled code does
-            tally(log, logged0, _rule(table), counts, hands, carry)
+            tally(log, logged0, table.passing_rule(), counts, hands, carry)
         results.append((counts.sum(axis=0).tolist(), hands.sum(axis=0).tolist(), carry.tolist()))
     assert results[0] == results[1]
     counts_list, hands_list, _ = results[0]
@@ -130,14 +129,15 @@ def test_play_sessions_compiled_equals_its_python() -> None:
         dtype=np.uint8,
     )
     net = _nets(table, paytable_for(ruleset))
-    settings = np.array([config.rounds, 1, config.stake, config.progression_cap, net.max()], dtype=np.float64)
+    cover = _most_won(table, paytable_for(ruleset))
+    settings = np.array([config.rounds, 1, config.stake, config.progression_cap, cover], dtype=np.float64)
     results = []
     for play in (kernels.play_sessions, kernels.play_sessions.py_func):
         bank = np.zeros((3, 3))
         ruin = np.zeros((3, 3), dtype=np.int64)
         stats = np.zeros((3, 7))
         used = play(
-            digits, table.entries.astype(np.uint64), table.start * 36, net, _rule(table), settings,
+            digits, table.entries.astype(np.uint64), table.start * 36, net, table.passing_rule(), settings,
             np.full(3, 20.0), bank, ruin, stats,
         )  # fmt: skip
         results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
@@ -157,7 +157,7 @@ def test_too_few_throws_for_the_sessions_is_reported() -> None:
     bank = np.zeros((1, 2))
     used = kernels.play_sessions(
         np.zeros(5, dtype=np.uint8), table.entries.astype(np.uint64), 0, np.zeros(table.codes),
-        _rule(table), np.array([100, 0, 1.0, 0, 1.0]), np.full(2, 10.0), bank,
+        table.passing_rule(), np.array([100, 0, 1.0, 0, 1.0]), np.full(2, 10.0), bank,
         np.zeros((1, 2), dtype=np.int64), np.zeros((1, 7)),
     )  # fmt: skip
     assert used == -1

@@ -29,8 +29,7 @@ from hazard.sim import (
 )
 from hazard.sim import backend as backend_module
 from hazard.sim.backend import ENV, Kernels, NumbaKernels, choose
-from hazard.sim.rounds import _rule
-from hazard.sim.session import _nets
+from hazard.sim.session import _most_won, _nets
 from hazard.sim.stream import (
     BLOCK_ROUNDS,
     BLOCK_SESSIONS,
@@ -143,7 +142,7 @@ def test_native_tally_on_a_real_log_with_long_hands() -> None:
         counts = np.zeros((TALLY_WAYS, table.codes, THROW_BUCKETS + 2), dtype=np.int64)
         hands = np.zeros((TALLY_WAYS, HAND_BUCKETS + 2), dtype=np.int64)
         carry = np.zeros(2, dtype=np.int64)
-        kernels.tally(log, len(log), _rule(table), counts, hands, carry)
+        kernels.tally(log, len(log), table.passing_rule(), counts, hands, carry)
         results.append((counts.tolist(), hands.tolist(), carry.tolist()))
     assert results[0] == results[1]
 
@@ -171,7 +170,7 @@ def test_native_sessions_equal_numba_and_python(name: str, main: int | None, sta
     words = lane_generator(1, 1, 0, 0).random_raw(3000)
     digits = digits[: NUMBA.extract_digits(words, digits)]
     net = _nets(table, paytable_for(ruleset))
-    settings = np.array([60, staking, 1.0, 3, net.max()], dtype=np.float64)
+    settings = np.array([60, staking, 1.0, 3, _most_won(table, paytable_for(ruleset))], dtype=np.float64)
     results = []
     plays = (NATIVE.play_sessions, NUMBA.play_sessions, kernels.play_sessions.py_func)
     for play in plays:
@@ -179,7 +178,7 @@ def test_native_sessions_equal_numba_and_python(name: str, main: int | None, sta
         ruin = np.zeros((5, 3), dtype=np.int64)
         stats = np.zeros((5, 7))
         used = play(
-            digits, table.entries.astype(np.uint64), table.start * 36, net, _rule(table), settings,
+            digits, table.entries.astype(np.uint64), table.start * 36, net, table.passing_rule(), settings,
             np.full(3, 12.0), bank, ruin, stats,
         )  # fmt: skip
         results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
@@ -191,7 +190,7 @@ def test_native_sessions_report_too_few_throws() -> None:
     table = compile_table(find_ruleset("craps"))
     used = NATIVE.play_sessions(
         np.zeros(5, dtype=np.uint8), table.entries.astype(np.uint64), 0, np.zeros(table.codes),
-        _rule(table), np.array([100, 0, 1.0, 0, 1.0]), np.full(2, 10.0), np.zeros((1, 2)),
+        table.passing_rule(), np.array([100, 0, 1.0, 0, 1.0]), np.full(2, 10.0), np.zeros((1, 2)),
         np.zeros((1, 2), dtype=np.int64), np.zeros((1, 7)),
     )  # fmt: skip
     assert used == -1

@@ -9,7 +9,7 @@ import pytest
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset
 from hazard.sim import Exact, SessionConfig, compile_table, round_stats, simulate_rounds, simulate_sessions
-from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
+from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions, sessions_figure
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -36,6 +36,32 @@ def test_a_session_study_is_drawn(tmp_path: Path) -> None:
     target = plot_sessions(study, tmp_path / "sessions.png")
     assert target.stat().st_size > 10_000
     assert target.read_bytes().startswith(PNG)
+
+
+def test_the_dice_passing_panel_says_what_it_draws() -> None:
+    """Title, axis and bars all count how often the dice passed by the rule in a session."""
+    study = simulate_sessions(
+        compile_table(find_ruleset("wikipedia"), 7), SessionConfig(sessions=40, rounds=120), seed=2
+    )
+    panel = sessions_figure(study).axes[2]
+    passed = float(study.hands.mean())
+    assert panel.get_xlabel() == "times the dice passed by the rule in a session"
+    assert panel.get_ylabel() == "sessions"
+    assert panel.get_title() == f"Dice passing: the dice passed {passed:.2f} times a session by the rule"
+    assert "kept" not in panel.get_title()
+    heights = [patch.get_height() for patch in panel.patches]
+    assert heights == [float((study.hands == k).sum()) for k in range(len(heights))]
+    (mean_line,) = panel.get_lines()
+    assert mean_line.get_xdata()[0] == pytest.approx(passed)
+
+
+def test_a_panel_for_dice_that_never_passed() -> None:
+    study = simulate_sessions(
+        compile_table(find_ruleset("ecws")), SessionConfig(sessions=5, rounds=30), seed=2
+    )
+    panel = sessions_figure(study).axes[2]
+    assert panel.get_title() == "Dice passing: the dice never passed by the rule"
+    assert panel.get_xlabel() == "times the dice passed by the rule in a session"
 
 
 def test_bad_plot_paths_are_refused(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from hazard.cli.simulate import ExactFigures
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
-from hazard.core.rules import Ruleset
+from hazard.core.rules import DicePassing, LossCount, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.sim import Exact, GroupStats, RoundTable, compile_table, round_stats, simulate_rounds
 from hazard.sim.stream import BLOCK_ROUNDS
@@ -50,6 +50,38 @@ def test_simulation_agrees_with_the_exact_analyser(ruleset: Ruleset, main: int |
     if kept is not None and stats.rounds_kept is not None:
         assert abs(stats.rounds_kept.value - kept) < LIMIT * stats.rounds_kept.se, (ruleset.id, main)
     assert stats.overall.rounds + stats.no_round.value * ROUNDS == pytest.approx(ROUNDS)
+
+
+@pytest.mark.parametrize(
+    ("name", "passing"),
+    [
+        ("wikipedia", None),  # a main called at random: the mix of the mains' outcomes, 13.399 rounds
+        ("cotton", DicePassing(2, LossCount.AFTER_CHANCE)),
+        ("ecws", DicePassing(3, LossCount.ANY)),
+        ("sca", DicePassing(0)),  # losing never passes, but a throw for the main out of range does
+        ("sca", DicePassing(4, LossCount.AFTER_CHANCE)),
+    ],
+)
+def test_the_closed_form_rounds_kept_agrees_with_the_simulation(
+    name: str, passing: DicePassing | None
+) -> None:
+    ruleset = find_ruleset(name)
+    if passing is not None:
+        ruleset = dataclasses.replace(ruleset, passing=passing)
+    exact = ExactFigures(ruleset, None, EVEN).overall.expected_rounds_kept
+    assert exact is not None
+    kept = round_stats(simulate_rounds(compile_table(ruleset), ROUNDS, seed=11)).rounds_kept
+    assert kept is not None
+    assert kept.n > 1000
+    assert abs(kept.value - exact) < LIMIT * kept.se, (name, passing, kept.value, exact)
+
+
+def test_by_main_exact_throws_count_the_throws_for_the_main() -> None:
+    exact = ExactFigures(find_ruleset("ecws"), None, EVEN)
+    on_seven = ExactFigures(find_ruleset("ecws"), 7, EVEN)
+    assert exact.mains[7].expected_throws == pytest.approx(on_seven.overall.expected_throws + 1.5)
+    assert exact.mains[7].p_win == on_seven.overall.p_win
+    assert on_seven.p_no_round == 0
 
 
 def _moved_eleven(ruleset: Ruleset) -> Ruleset:

@@ -8,8 +8,16 @@ import numpy as np
 import pytest
 
 from hazard.core.errors import InvalidError
-from hazard.core.rulesets import find_paytable, find_ruleset, paytable_for
+from hazard.core.rules import Ruleset
+from hazard.core.rulesets import (
+    builtin_paytables,
+    builtin_rulesets,
+    find_paytable,
+    find_ruleset,
+    paytable_for,
+)
 from hazard.sim import SessionConfig, Staking, compile_table, simulate_sessions
+from hazard.sim.session import _most_won, _nets
 from hazard.sim.stream import BLOCK_SESSIONS
 
 
@@ -100,3 +108,16 @@ def test_json_form() -> None:
     assert data["paytable"] == "wikipedia"
     assert data["exact_edge"] == pytest.approx(-1 / 9)
     json.dumps(data, allow_nan=False)
+
+
+@pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
+def test_the_cover_is_the_paytables_most_won_of_what_is_played(ruleset: Ruleset) -> None:
+    """The one definition (Paytable.most_won) gives what the best net of the compiled outcomes gave."""
+    for paytable in (None, *builtin_paytables()):
+        if paytable is not None:
+            paytable.check(ruleset)  # every built-in paytable covers every built-in ruleset
+        for main in (None, *ruleset.mains):
+            table = compile_table(ruleset, main)
+            assert _most_won(table, paytable) == max(float(_nets(table, paytable).max()), 1e-9)
+    on_six = compile_table(find_ruleset("wikipedia"), 6)
+    assert _most_won(on_six, find_paytable("true-odds")) == 5 / 3  # only main 6's chances: 4 or 10, 5 to 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from tests.strategies import rulesets
@@ -11,7 +12,8 @@ from tests.strategies import rulesets
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.engine import apply
 from hazard.core.errors import IllegalError, InvalidError
-from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.passing import PassingEffect, passing_effect
+from hazard.core.rules import DicePassing, LossCount, MainMethod, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_ruleset
 from hazard.core.state import Phase
 from hazard.sim.tables import CODE_SHIFT, NEXT_MASK, THROW_BIT, RoundTable, compile_table, on_main, roll_of
@@ -98,17 +100,37 @@ def test_an_unknown_main_is_refused() -> None:
         compile_table(find_ruleset("ecws"), 4)
 
 
-def test_flags_follow_the_passing_rule() -> None:
+@pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
+@pytest.mark.parametrize(
+    "passing", [None, *(DicePassing(n, losses) for n in (0, 1, 3) for losses in LossCount)]
+)
+def test_the_passing_rule_is_compiled_from_the_core(ruleset: Ruleset, passing: DicePassing | None) -> None:
+    """Each code's bits say what ``passing_effect`` says of its outcome; code 0 holds the count."""
+    if passing is not None:
+        ruleset = dataclasses.replace(ruleset, passing=passing)
+    bits = {PassingEffect.CLEAR: 1, PassingEffect.COUNT: 2, PassingEffect.PASS: 4, PassingEffect.KEEP: 0}
+    for main in (None, *ruleset.mains):
+        table = compile_table(ruleset, main)
+        rule = table.passing_rule()
+        assert rule.dtype == np.int64
+        assert rule.shape == (table.codes,)
+        assert rule[0] == ruleset.passing.after_losses
+        for code, outcome in enumerate(table.outcomes, start=1):
+            assert rule[code] == bits[passing_effect(ruleset.passing, outcome.termination)]
+            assert bool(rule[code] & 1) == outcome.caster_wins  # the session kernel stakes on bit 0
+
+
+def test_craps_counts_only_a_seven_out() -> None:
     craps = compile_table(find_ruleset("craps"))
+    rule = craps.passing_rule()
     flags = craps.code_flags()
     for code, outcome in enumerate(craps.outcomes, start=1):
         assert flags["win"][code] == outcome.caster_wins
-        # craps: only a seven-out (the main after a chance) counts towards passing the dice
-        assert flags["counted_loss"][code] == (outcome.termination.value == "main")
+        assert bool(rule[code] & 2) == (outcome.termination.value == "main")
     no_passing = dataclasses.replace(
         find_ruleset("craps"), passing=dataclasses.replace(find_ruleset("craps").passing, after_losses=0)
     )
-    assert not compile_table(no_passing).code_flags()["counted_loss"].any()
+    assert not (compile_table(no_passing).passing_rule()[1:] & 2).any()
 
 
 def test_a_throw_for_the_main_that_passes_the_dice_is_an_outcome() -> None:
@@ -118,3 +140,4 @@ def test_a_throw_for_the_main_that_passes_the_dice_is_an_outcome() -> None:
     assert first.phase is Phase.MAIN
     code = _decode(sca, sca.start, ROLLS.index(Roll(1, 1)))[2]
     assert sca.code_flags()["no_main"][code]
+    assert sca.passing_rule()[code] == 4  # the dice pass at once

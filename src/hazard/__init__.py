@@ -36,6 +36,7 @@ from hazard.core.events import (
     NoMain,
     ThrowOut,
 )
+from hazard.core.passing import PassingEffect, after_round, passing_effect, passing_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Opening, Ruleset, Source
 from hazard.core.rulesets import (
@@ -75,6 +76,7 @@ __all__ = [
     "NoMain",
     "Opening",
     "Outcome",
+    "PassingEffect",
     "Paytable",
     "Phase",
     "Result",
@@ -84,6 +86,7 @@ __all__ = [
     "Source",
     "Termination",
     "ThrowOut",
+    "after_round",
     "apply",
     "builtin_paytables",
     "builtin_rulesets",
@@ -94,9 +97,11 @@ __all__ = [
     "load_paytable",
     "load_ruleset",
     "new_round",
+    "passing_effect",
+    "passing_text",
     "paytable_for",
     "to_move",
     "total_probability",
     "ways",
 ]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written: pyproject.toml reads it from here

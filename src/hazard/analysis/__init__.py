@@ -7,8 +7,15 @@ Fraction(6961, 14256)
 """
 
 from hazard.analysis.markov import RoundChain
-from hazard.analysis.odds import DISTRIBUTION_THROWS, MainOdds, OddsReport, analyse
-from hazard.analysis.passing import expected_rounds_kept
+from hazard.analysis.odds import (
+    DISTRIBUTION_THROWS,
+    MainOdds,
+    OddsReport,
+    analyse,
+    analyse_random_main,
+    as_float,
+)
+from hazard.analysis.passing import effect_probabilities, expected_rounds_kept, rounds_kept
 
 __all__ = [
     "DISTRIBUTION_THROWS",
@@ -16,5 +23,9 @@ __all__ = [
     "OddsReport",
     "RoundChain",
     "analyse",
+    "analyse_random_main",
+    "as_float",
+    "effect_probabilities",
     "expected_rounds_kept",
+    "rounds_kept",
 ]

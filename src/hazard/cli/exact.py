@@ -56,7 +56,15 @@ def rules(
 @app.command()
 def odds(
     ruleset: RulesetOption = DEFAULT_RULESET,
-    main: Annotated[int | None, typer.Option("--main", "-m", help="Only this main.")] = None,
+    main: Annotated[
+        int | None,
+        typer.Option(
+            "--main",
+            "-m",
+            help="Only this main, every round played on it: called as it, or for a thrown main as if it had "
+            "been thrown (from the opening throw, as in that main's row without --main).",
+        ),
+    ] = None,
     paytable: PaytableOption = None,
     output: Annotated[
         TextFormat, typer.Option("--format", "-f", help="table, json or csv.")

@@ -18,10 +18,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from hazard.analysis import MainOdds, OddsReport
+from hazard.analysis import MainOdds, OddsReport, as_float
 from hazard.analysis.bets import BetAnalysis
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
+from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
 
@@ -89,7 +90,7 @@ def ruleset_view(ruleset: Ruleset, paytable: Paytable | None) -> RenderableType:
             "thrown again."
         )
     )
-    parts.append(Text(f"Dice passing: {ruleset.passing.describe()}."))
+    parts.append(Text(f"Dice passing: {passing_text(ruleset)}."))
     if paytable is None:
         parts.append(Text("Paytable: the source gives none (choose one with --paytable)."))
     else:
@@ -124,7 +125,10 @@ def paytable_view(paytable: Paytable, ruleset: Ruleset) -> RenderableType:
 
 
 def _short(value: Fraction | None, digits: int = 4) -> str:
-    return "—" if value is None else f"{float(value):.{digits}f}"
+    if value is None:
+        return "—"
+    shown = as_float(value)
+    return "> 1e308" if shown is None else f"{shown:.{digits}f}"
 
 
 def _signed(value: Fraction | None) -> str:
@@ -137,8 +141,21 @@ def odds_view(report: OddsReport) -> RenderableType:
     parts: list[RenderableType] = []
     paytable = "none (no expected values)" if report.paytable is None else report.paytable.id
     parts.append(Text(f"Exact odds: {ruleset.name} ({ruleset.id}); paytable {paytable}", style="bold"))
-    if ruleset.method.is_thrown:
-        note = "The main is thrown: each main's row is over rounds played on that main."
+    if ruleset.method.is_thrown and report.overall is None:
+        (only,) = report.mains
+        parts.append(
+            Text(
+                f"The main is thrown: every round here is played on {only.main} as if it had been thrown, "
+                "from the opening throw (no throws for the main, and no chance that the dice pass before a "
+                f"main is set); P(main) is the chance of {only.main} among rounds played."
+            )
+        )
+    elif ruleset.method.is_thrown:
+        note = (
+            "The main is thrown: each main's row is over rounds played on that main as if it had been "
+            "thrown, from the opening throw, with P(main) its chance among rounds played; the all row counts "
+            f"from the throw for the main ({_short(report.throws_for_main, 2)} throws for it on average)."
+        )
         if report.p_no_round:
             note += (
                 f" A throw for the main passes the dice with probability {fraction_text(report.p_no_round)}"
@@ -168,10 +185,10 @@ def odds_view(report: OddsReport) -> RenderableType:
     parts.append(_chances_view(rows))
     parts.append(
         Text(
-            "nick, out: P(win or lose on the opening throw); throws: expected throws per round (with the "
-            "throws for a thrown main); EV: the caster's expected net per unit staked, so the setter's edge "
-            "is −EV; kept: expected "
-            f"rounds before the dice pass ({ruleset.passing.describe()})."
+            "nick, out: P(win or lose on the opening throw); throws: expected throws per round (in the all "
+            "row, with the throws for the main); EV: the caster's expected net per unit staked, so the "
+            "setter's edge is −EV; kept: expected rounds before the dice pass, were every round played as in "
+            f"the row ({passing_text(ruleset)})."
         )
     )
     return Group(*(Padding(part, (0, 0, 1, 0)) for part in parts))

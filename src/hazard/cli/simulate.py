@@ -12,16 +12,16 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from hazard.analysis import MainOdds, analyse
+from hazard.analysis import MainOdds, analyse, analyse_random_main, as_float
 from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
 from hazard.core.errors import InvalidError
+from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
 from hazard.core.rulesets import DEFAULT_RULESET, find_paytable, find_ruleset, paytable_for
@@ -34,7 +34,6 @@ from hazard.sim import (
     SessionStudy,
     Staking,
     compile_table,
-    on_main,
     round_stats,
     simulate_rounds,
     simulate_sessions,
@@ -52,10 +51,6 @@ _DEFAULT_ROUNDS = 1_000_000
 _DEFAULT_SESSION_ROUNDS = 200
 
 
-def _float(value: Fraction | None) -> float | None:
-    return None if value is None else float(value)
-
-
 def _exact(odds: MainOdds) -> Exact:
     return Exact(
         p_win=float(odds.p_win),
@@ -66,61 +61,37 @@ def _exact(odds: MainOdds) -> Exact:
         p_chance_set={c: float(p) for c, p in odds.p_chance_set.items()},
         p_win_by_chance={c: float(p) for c, p in odds.p_win_by_chance.items()},
         p_main=float(odds.p_main),
-        expected_rounds_kept=_float(odds.expected_rounds_kept),
+        expected_rounds_kept=as_float(odds.expected_rounds_kept),
         throws_distribution=tuple(float(p) for p in odds.throws_distribution),
     )
 
 
-def _mix(rows: list[MainOdds]) -> Exact:
-    """A caster calling each main with equal chance: every figure is the mean of the mains' figures."""
-    k = len(rows)
-
-    def avg(values: list[Fraction]) -> float:
-        return float(sum(values, Fraction(0)) / k)
-
-    chances = sorted({c for row in rows for c in row.p_chance_set})
-    expected = sum((row.expected_throws for row in rows), Fraction(0)) / k
-    second = sum((row.throws_variance + row.expected_throws**2 for row in rows), Fraction(0)) / k
-    terms = min(len(row.throws_distribution) for row in rows)
-    return Exact(
-        p_win=avg([row.p_win for row in rows]),
-        p_nick=avg([row.p_nick for row in rows]),
-        p_out=avg([row.p_out for row in rows]),
-        expected_throws=float(expected),
-        throws_variance=float(second - expected**2),
-        p_chance_set={c: avg([row.p_chance_set.get(c, Fraction(0)) for row in rows]) for c in chances},
-        p_win_by_chance={c: avg([row.p_win_by_chance.get(c, Fraction(0)) for row in rows]) for c in chances},
-        throws_distribution=tuple(avg([row.throws_distribution[t] for row in rows]) for t in range(terms)),
-    )
-
-
 class ExactFigures:
-    """The analyser's figures for what is simulated: overall, per main, the edge and rounds kept."""
+    """The analyser's figures for what is simulated: overall, per main, the edge and rounds kept.
+
+    With ``main``, every round is played on it (called, or as if thrown): the analyser's row for that main.
+    Without, a thrown main's overall figures count from the throw for the main, and so do the simulator's
+    groups by main, so each main's exact figures beside them are the analyser's row with the throws for the
+    main added (:meth:`~hazard.analysis.OddsReport.from_throw_for_main`). A main called at random is
+    :func:`~hazard.analysis.analyse_random_main`, each main's share 1 / the number of mains.
+    """
 
     def __init__(self, ruleset: Ruleset, main: int | None, paytable: Paytable) -> None:
-        played = on_main(ruleset, main) if main is not None and ruleset.method.is_thrown else ruleset
-        report = analyse(played, paytable, main=main)
+        report = analyse(ruleset, paytable, main=main)
         self.mains: dict[int, Exact] = {}
         self.p_no_round = float(report.p_no_round)
+        self.dice_passing = passing_text(ruleset)
         if main is not None or ruleset.method is MainMethod.FIXED:
-            row = report.mains[0]
-            self.overall = _exact(row)
-            self.edge = _float(row.edge)
+            overall = report.mains[0]
         elif report.overall is not None:  # a thrown main
-            self.overall = _exact(report.overall)
-            self.mains = {row.main or 0: _exact(row) for row in report.mains}
-            self.edge = _float(report.overall.edge)
+            overall = report.overall
+            self.mains = {row.main or 0: _exact(report.from_throw_for_main(row)) for row in report.mains}
         else:  # a called main, called at random
-            self.overall = _mix(list(report.mains))
-            self.mains = {row.main or 0: _exact(row) for row in report.mains}
+            overall = analyse_random_main(ruleset, paytable)
             share = 1 / len(report.mains)
-            self.mains = {m: _with_share(e, share) for m, e in self.mains.items()}
-            edges = [row.edge for row in report.mains if row.edge is not None]
-            self.edge = float(sum(edges, Fraction(0)) / len(edges)) if edges else None
-
-
-def _with_share(exact: Exact, share: float) -> Exact:
-    return replace(exact, p_main=share)
+            self.mains = {row.main or 0: replace(_exact(row), p_main=share) for row in report.mains}
+        self.overall = _exact(overall)
+        self.edge = as_float(overall.edge)
 
 
 @contextmanager
@@ -172,8 +143,7 @@ def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
     from rich.text import Text  # noqa: PLC0415
 
     counts = stats.counts
-    main = "thrown" if stats.main is None and counts.table.ruleset.method.is_thrown else stats.main
-    main_text = "called at random" if main is None else str(main)
+    main_text = _main_text(counts.table.ruleset, stats.main)
     head = Text(
         f"Simulated {counts.rounds:,} rounds of {stats.ruleset_id} (main {main_text}), seed {counts.seed}: "
         f"{counts.throws:,} throws in {counts.seconds:.2f} s on {counts.workers} worker(s)",
@@ -201,7 +171,7 @@ def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
     parts: list[Any] = [head, table]
     if stats.mains:
         per_main = Table(box=box.SIMPLE_HEAD, title="By main", title_justify="left")
-        for column in ("main", "rounds", "share", "exact", "win rate", "exact", "z", "throws"):
+        for column in ("main", "rounds", "share", "exact", "win rate", "exact", "z", "throws", "exact"):
             per_main.add_column(column, justify="right")
         for group in stats.mains:
             e = exact.mains.get(group.main or 0)
@@ -214,19 +184,30 @@ def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
                 _fmt(None if e is None else e.p_win),
                 _z(None if e is None else group.win.z_rate(e.p_win)),
                 _fmt(group.throws.value, 3),
+                _fmt(None if e is None else e.expected_throws, 3),
             )
         parts.append(per_main)
     parts.append(
         Text(
             "z: the deviation from the exact value in standard errors (|z| above 3 or 4 would be suspect). "
-            "Rates are over rounds played; throws count the throws for a thrown main."
+            "Rates are over rounds played; throws count from the first throw of a round, the throws for a "
+            "thrown main included (by main too: there the exact value is the analyser's row, which starts "
+            "at the opening throw, plus the expected throws for the main)."
         )
     )
+    parts.append(Text(f"Dice passing: {exact.dice_passing}."))
     if counts.interrupted:
         parts.append(
             Text(f"Interrupted: {counts.rounds:,} of {counts.requested:,} rounds played.", style="bold")
         )
     return Group(*parts)
+
+
+def _main_text(ruleset: Ruleset, main: int | None) -> str:
+    """How the main of a study was chosen, for its heading."""
+    if main is None:
+        return "thrown" if ruleset.method.is_thrown else "called at random"
+    return f"{main}, every round as if thrown" if ruleset.method.is_thrown else str(main)
 
 
 def _rounds_csv(stats: RoundStats, exact: ExactFigures) -> str:
@@ -266,12 +247,13 @@ def _sessions_view(study: SessionStudy, json_dict: dict[str, Any]) -> Group:
 
     config = study.config
     head = Text(
-        f"{study.sessions:,} sessions of {study.table.ruleset.id}, {config.rounds} rounds each: "
+        f"{study.sessions:,} sessions of {study.table.ruleset.id} "
+        f"(main {_main_text(study.table.ruleset, study.table.main)}), {config.rounds} rounds each: "
         f"{config.players} players with {config.bankroll:g} units, {config.staking.value} stakes of "
         f"{config.stake:g}, paytable {study.paytable_id or 'even money'}, seed {study.seed}",
         style="bold",
     )
-    table = Table(box=box.SIMPLE_HEAD)
+    table = Table(box=box.SIMPLE_HEAD, caption=f"Dice passing: {json_dict['dice_passing']}.")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_column("95% interval / spread", justify="right")
@@ -359,7 +341,8 @@ def simulate(
         typer.Option(
             "--main",
             "-m",
-            help="Play every round on this main; default: thrown as the rules say, or called at random.",
+            help="Play every round on this main: called as it, or for a thrown main as if it had been "
+            "thrown (from the opening throw). Default: thrown as the rules say, or called at random.",
         ),
     ] = None,
     rounds: Annotated[
@@ -435,6 +418,7 @@ def simulate(
         with _progress(config.sessions, "sessions") as update:
             study = simulate_sessions(table, config, seed, paytable=chosen, workers=workers, progress=update)
         data: dict[str, Any] = {"ruleset": found.id, "main": table.main, "mode": "sessions"}
+        data["dice_passing"] = exact.dice_passing
         data.update(study.to_json_dict(exact.edge, exact.overall.expected_rounds_kept))
         if output is TextFormat.JSON:
             print(json.dumps(data, indent=2))
@@ -450,7 +434,9 @@ def simulate(
         counts = simulate_rounds(table, total, seed, chunk_rounds=chunk, workers=workers, progress=update)
     stats = round_stats(counts)
     if output is TextFormat.JSON:
-        print(json.dumps(stats.to_json_dict(exact.overall, exact.mains), indent=2))
+        data = stats.to_json_dict(exact.overall, exact.mains)
+        data = {"ruleset": data["ruleset"], "main": data["main"], "dice_passing": exact.dice_passing, **data}
+        print(json.dumps(data, indent=2))
     elif output is TextFormat.CSV:
         print(_rounds_csv(stats, exact), end="")
     else:

@@ -86,6 +86,25 @@ class Paytable:
             return Fraction(0)
         return Fraction(-1)
 
+    def most_won(self, ruleset: Ruleset) -> Fraction:
+        """The most a stake of one unit can win the caster on a round of ``ruleset`` under this paytable.
+
+        The largest of the nick odds (where some main of the ruleset has a nick) and the odds of every chance
+        the ruleset can set; 0 where the caster can win nothing. It is what a setter must be able to cover for
+        each unit the caster stakes. An :class:`InvalidError` if a chance has no odds here.
+
+        >>> from hazard.core.rulesets import find_paytable, find_ruleset
+        >>> find_paytable("true-odds").most_won(find_ruleset("craps"))  # a 4 or a 10 before 7 pays 2 to 1
+        Fraction(2, 1)
+        >>> find_paytable("even").most_won(find_ruleset("craps"))
+        Fraction(1, 1)
+        """
+        best = self.nick if any(row.nicks for row in ruleset.rows) else Fraction(0)
+        for row in ruleset.rows:
+            for chance in sorted(row.chances):
+                best = max(best, self.chance_odds(row.main, chance))
+        return best
+
     def check(self, ruleset: Ruleset) -> None:
         """Raise :class:`InvalidError` unless every chance the ruleset can set has odds here."""
         for row in ruleset.rows:

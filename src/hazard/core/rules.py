@@ -14,6 +14,7 @@ from hazard.core.dice import TOTALS
 from hazard.core.errors import IllegalError, InvalidError
 
 __all__ = [
+    "MAX_AFTER_LOSSES",
     "DicePassing",
     "LossCount",
     "MainMethod",
@@ -22,6 +23,7 @@ __all__ = [
     "Ruleset",
     "Source",
     "StakeArrangement",
+    "totals_text",
 ]
 
 
@@ -76,20 +78,38 @@ class LossCount(enum.Enum):
     """Only a round lost by throwing the main after a chance was set (craps's "seven out")."""
 
 
+MAX_AFTER_LOSSES = 100
+"""The most counted losses in a row a dice-passing rule may wait for.
+
+The exact expected number of rounds a caster keeps the dice grows like ``(1/r)^n`` for ``n`` losses in a row,
+``r`` being the chance that a round which does something to the count adds to it (see
+:mod:`hazard.analysis.passing`), and its fraction has about ``n`` times as many digits as ``r``. At 100,
+every ruleset tried (random ones with up to eleven mains included) stays below 1e170 and 1,600 digits; at
+200 random rulesets already pass the largest float (1.8e308), and soon after the 4,300 digits Python prints
+an integer with by default, so neither form of the figure could be written. (2^31 would be billions of
+digits.) No table waits for 100 losses in a row: at even chances the dice would pass once in 2^100 rounds.
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class DicePassing:
     """When the caster must hand the dice to the player on the left.
 
-    ``after_losses`` counted losses in a row pass the dice (0: losses never do). A thrown main outside the
-    ruleset's mains passes them too where the main method is :attr:`MainMethod.THROWN_OR_PASS`.
+    ``after_losses`` counted losses in a row pass the dice (0: losses never do; at most
+    :data:`MAX_AFTER_LOSSES`). A thrown main outside the ruleset's mains passes them too where the main
+    method is :attr:`MainMethod.THROWN_OR_PASS`: :func:`hazard.core.passing.passing_text` says the whole rule,
+    and :func:`hazard.core.passing.after_round` applies it.
     """
 
     after_losses: int = 0
     losses: LossCount = LossCount.ANY
 
     def __post_init__(self) -> None:
-        if self.after_losses < 0:
-            raise InvalidError(f"invalid dice passing after {self.after_losses} losses: expected 0 or more")
+        if not 0 <= self.after_losses <= MAX_AFTER_LOSSES:
+            raise InvalidError(
+                f"invalid dice passing after {self.after_losses} losses: expected 0 to {MAX_AFTER_LOSSES} "
+                "(0 for never)"
+            )
 
     @property
     def by_losses(self) -> bool:
@@ -149,7 +169,7 @@ class MainRow:
             both = sorted(a & b)
             if both:
                 verb = "is" if len(both) == 1 else "are each"
-                raise InvalidError(f"invalid {where}: {_totals(both)} {verb} both {first} and {second}")
+                raise InvalidError(f"invalid {where}: {totals_text(both)} {verb} both {first} and {second}")
         if self.main in self.chances:
             raise InvalidError(f"invalid {where}: the main cannot become its own chance")
         if not (self.nicks or self.outs or self.chances):
@@ -171,8 +191,12 @@ class MainRow:
         return frozenset(TOTALS) - self.nicks - self.outs - self.chances
 
 
-def _totals(totals: Iterable[int]) -> str:
-    """``[2, 3, 12]`` -> ``"2, 3 and 12"``."""
+def totals_text(totals: Iterable[int]) -> str:
+    """Totals as words for people.
+
+    >>> totals_text([2, 3, 12]), totals_text([7])
+    ('2, 3 and 12', '7')
+    """
     words = [str(t) for t in totals]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -223,7 +247,7 @@ class Ruleset:
         if main not in TOTALS:
             raise InvalidError(f"invalid main {main!r}: expected a total from 2 to 12")
         raise IllegalError(
-            f"illegal main {main!r} in ruleset {self.id!r}: the mains are {_totals(self.mains)}"
+            f"illegal main {main!r} in ruleset {self.id!r}: the mains are {totals_text(self.mains)}"
         )
 
     @property

@@ -176,11 +176,13 @@ def extract_digits(words, out):  # type: ignore[no-untyped-def]
 def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Add the first ``n`` rounds of a lane's ``log`` to the counts.
 
-    ``rule`` is an int64 array by outcome code: bit 0 a win, bit 1 a loss that counts towards passing the
-    dice, bit 2 no main (the dice pass); ``rule[0]`` is the number of counted losses in a row that pass the
-    dice (0: never). ``counts`` is ``(4, codes, THROW_BUCKETS + 2)``: four copies (to be added up) of the
-    rounds by number of throws (the last bucket for every longer round), then the sum of the throws and of
-    their squares of those longer rounds. ``hands`` is ``(4, HAND_BUCKETS + 2)``, the same for the rounds
+    ``rule`` is :meth:`~hazard.sim.tables.RoundTable.passing_rule`, compiled from
+    :mod:`hazard.core.passing`: an int64 array by outcome code, bit 0 a win (the count of losses starts
+    again), bit 1 a loss that counts towards passing the dice, bit 2 no main (the dice pass at once);
+    ``rule[0]`` is the number of counted losses in a row that pass the dice (0: never). ``counts`` is
+    ``(4, codes, THROW_BUCKETS + 2)``: four copies (to be added up) of the rounds by number of throws (the
+    last bucket for every longer round), then the sum of the throws and of their squares of those longer
+    rounds. ``hands`` is ``(4, HAND_BUCKETS + 2)``, the same for the rounds
     each caster kept the dice. ``carry`` holds the losing streak and the rounds of the hand in progress.
     """
     # Unsigned indices throughout: Numba then skips its handling of negative indices.

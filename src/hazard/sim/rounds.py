@@ -78,17 +78,6 @@ class RoundCounts:
         return int(self.throw_sums.sum())
 
 
-def _rule(table: RoundTable) -> npt.NDArray[np.int64]:
-    flags = table.code_flags()
-    rule = (
-        flags["win"].astype(np.int64)
-        | flags["counted_loss"].astype(np.int64) << 1
-        | flags["no_main"].astype(np.int64) << 2
-    ).astype(np.int64)
-    rule[0] = table.ruleset.passing.after_losses
-    return rule
-
-
 def warm_up(sessions: bool = False) -> None:
     """Load (or build) the kernels a study needs ahead of time, in a thread while other work goes on."""
     backend().warm_up(sessions)
@@ -144,7 +133,7 @@ class _Plan:
     def of(cls, table: RoundTable) -> _Plan:
         low, high = backend().pair_tables()
         entries = table.entries.astype(np.uint64)
-        return cls(table, entries, low, high, _rule(table))
+        return cls(table, entries, low, high, table.passing_rule())
 
 
 def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: int) -> _Block:

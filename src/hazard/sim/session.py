@@ -40,12 +40,11 @@ import numpy.typing as npt
 
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import Paytable
-from hazard.core.state import Termination
 from hazard.sim.backend import backend
-from hazard.sim.rounds import Progress, _expected_steps, _rule, check_run
+from hazard.sim.rounds import Progress, _expected_steps, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import BLOCK_SESSIONS, DIGITS_PER_WORD, SESSION_STREAM, check_seed, lane_generator
-from hazard.sim.tables import RoundTable
+from hazard.sim.tables import RoundTable, on_main
 from hazard.sim.workers import run_blocks
 
 __all__ = ["MAX_SESSION_ROUNDS", "SessionConfig", "SessionStudy", "Staking", "simulate_sessions"]
@@ -64,6 +63,8 @@ class Staking(enum.Enum):
     PAROLI = "paroli"
 
 
+_EVEN = Paytable(id="even", name="even money")
+"""What a round settles at without a paytable: 1 to 1 on a nick and on every chance."""
 _STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
 _DEFAULT_CAP = {Staking.FLAT: 0, Staking.MARTINGALE: 6, Staking.PAROLI: 3}
 
@@ -224,15 +225,20 @@ def _json_estimate(estimate: Estimate) -> dict[str, object]:
 
 
 def _nets(table: RoundTable, paytable: Paytable | None) -> npt.NDArray[np.float64]:
-    values: dict[object, float] = {}
-    for outcome in table.outcomes:
-        if paytable is not None:
-            values[outcome] = float(paytable.caster_net(outcome))
-        elif outcome.termination is Termination.NO_MAIN:
-            values[outcome] = 0.0
-        else:
-            values[outcome] = 1.0 if outcome.caster_wins else -1.0
-    return table.code_values(values)  # type: ignore[arg-type]
+    """The caster's net per unit staked, by outcome code (even money without a paytable)."""
+    chosen = _EVEN if paytable is None else paytable
+    return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
+
+
+def _most_won(table: RoundTable, paytable: Paytable | None) -> float:
+    """What a setter must cover per unit the caster stakes: :meth:`Paytable.most_won` of what is played.
+
+    A table compiled for one main plays only that main's row, so only its odds count. Never 0: the
+    kernels divide by it (a ruleset in which the caster can win nothing needs no cover at all).
+    """
+    chosen = _EVEN if paytable is None else paytable
+    played = table.ruleset if table.main is None else on_main(table.ruleset, table.main)
+    return max(float(chosen.most_won(played)), 1e-9)
 
 
 @dataclass
@@ -248,21 +254,16 @@ def _play_block(
     config: SessionConfig,
     *,
     net: npt.NDArray[np.float64],
+    cover: float,
     seed: int,
     block: int,
     sessions: int,
 ) -> _Block:
     kernels = backend()
     entries = table.entries.astype(np.uint64)
-    rule = _rule(table)
+    rule = table.passing_rule()
     settings = np.array(
-        [
-            config.rounds,
-            _STAKING_CODE[config.staking],
-            config.stake,
-            config.progression_cap,
-            max(net.max(), 1e-9),
-        ],
+        [config.rounds, _STAKING_CODE[config.staking], config.stake, config.progression_cap, cover],
         dtype=np.float64,
     )
     bankrolls = np.full(config.players, config.bankroll, dtype=np.float64)
@@ -306,9 +307,10 @@ def simulate_sessions(
         paytable.check(table.ruleset)
     began = time.perf_counter()
     net = _nets(table, paytable)
+    cover = _most_won(table, paytable)
     sizes = [min(BLOCK_SESSIONS, config.sessions - s) for s in range(0, config.sessions, BLOCK_SESSIONS)]
     work = [
-        partial(_play_block, table, config, net=net, seed=seed, block=block, sessions=size)
+        partial(_play_block, table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
         for block, size in enumerate(sizes)
     ]
 

@@ -31,7 +31,8 @@ import numpy.typing as npt
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.engine import Call, Mover, apply, new_round, to_move
 from hazard.core.errors import IllegalError, InvalidError
-from hazard.core.rules import LossCount, MainMethod, Ruleset
+from hazard.core.passing import PassingEffect, passing_effect
+from hazard.core.rules import MainMethod, Ruleset
 from hazard.core.state import Outcome, Result, Round, Termination
 
 __all__ = [
@@ -79,8 +80,9 @@ def roll_of(digit: int) -> Roll:
 def on_main(ruleset: Ruleset, main: int) -> Ruleset:
     """``ruleset`` with every round played on ``main``: a fixed main, the same row and dice passing.
 
-    For a called main this is the caster calling ``main`` every round; for a thrown main it is the rounds
-    on which ``main`` was thrown, counted from the opening throw.
+    For a called main this is the caster calling ``main`` every round; for a thrown main, every round as if
+    ``main`` had been thrown, from the opening throw (no throws for the main, so no dice passed before a main
+    is set). It is what ``--main`` means, and the exact analyser's row for ``main``.
 
     >>> from hazard.core.rulesets import find_ruleset
     >>> on_main(find_ruleset("ecws"), 6).mains
@@ -115,11 +117,7 @@ class RoundTable:
         return len(self.outcomes) + 1
 
     def code_flags(self) -> dict[str, npt.NDArray[np.bool_]]:
-        """Boolean arrays by outcome code: ``win``, ``nick``, ``out``, ``no_main``, ``counted_loss``.
-
-        ``counted_loss`` marks the losses that count towards passing the dice under the ruleset's rule.
-        """
-        passing = self.ruleset.passing
+        """Boolean arrays by outcome code: ``win``, ``nick``, ``out``, ``no_main``."""
         flags = {name: np.zeros(self.codes, dtype=np.bool_) for name in _FLAG_NAMES}
         for code, outcome in enumerate(self.outcomes, start=1):
             termination = outcome.termination
@@ -127,10 +125,33 @@ class RoundTable:
             flags["nick"][code] = termination is Termination.NICK
             flags["out"][code] = termination is Termination.OUT
             flags["no_main"][code] = termination is Termination.NO_MAIN
-            lost = outcome.result is Result.CASTER_LOSES
-            counted = passing.losses is LossCount.ANY or termination is Termination.MAIN
-            flags["counted_loss"][code] = lost and counted and passing.by_losses
         return flags
+
+    def passing_rule(self) -> npt.NDArray[np.int64]:
+        """The ruleset's dice-passing rule as the kernels read it: an int64 array by outcome code.
+
+        Compiled from :func:`hazard.core.passing.passing_effect`, outcome by outcome, as the entries are
+        compiled from the engine: ``rule[code]`` has bit 0 for :attr:`~PassingEffect.CLEAR` (a win, which the
+        session kernel also reads for the staking), bit 1 for :attr:`~PassingEffect.COUNT`, bit 2 for
+        :attr:`~PassingEffect.PASS`, and none for :attr:`~PassingEffect.KEEP`; ``rule[0]`` is the number of
+        counted losses in a row that pass the dice (0: never).
+
+        >>> from hazard.core.rulesets import find_ruleset
+        >>> table = compile_table(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
+        >>> rule = dict(zip(table.outcomes, table.passing_rule()[1:].tolist()))
+        >>> out, nick, seven_out = Termination.OUT, Termination.NICK, Termination.MAIN
+        >>> rule[Outcome(out, 7)], rule[Outcome(nick, 7)], rule[Outcome(seven_out, 7, 4)]
+        (0, 1, 2)
+        """
+        passing = self.ruleset.passing
+        rule = np.zeros(self.codes, dtype=np.int64)
+        rule[0] = passing.after_losses
+        for code, outcome in enumerate(self.outcomes, start=1):
+            effect = passing_effect(passing, outcome.termination)
+            # The session kernel stakes on bit 0 as "the caster won": one and the same thing as a clear.
+            assert (effect is PassingEffect.CLEAR) == outcome.caster_wins
+            rule[code] = _PASSING_BITS[effect]
+        return rule
 
     def code_values(self, values: dict[Outcome, float]) -> npt.NDArray[np.float64]:
         """An array by outcome code from a value per outcome (0 for code 0 and any outcome left out)."""
@@ -140,7 +161,8 @@ class RoundTable:
         return out
 
 
-_FLAG_NAMES = ("win", "nick", "out", "no_main", "counted_loss")
+_FLAG_NAMES = ("win", "nick", "out", "no_main")
+_PASSING_BITS = {PassingEffect.CLEAR: 1, PassingEffect.COUNT: 2, PassingEffect.PASS: 4, PassingEffect.KEEP: 0}
 
 
 def _starts(ruleset: Ruleset) -> list[Round]:
