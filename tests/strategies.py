@@ -8,15 +8,19 @@ mains (exactly one for a fixed main), and for each main a row that sorts every t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 from hypothesis import strategies as st
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
-from hazard.core.errors import InvalidError
+from hazard.core.errors import HazardError, InvalidError
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
-from hazard.core.rulesets import find_paytable, ruleset_to_toml
+from hazard.core.rulesets import builtin_paytables, builtin_rulesets, find_paytable, ruleset_to_toml
 from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    BotPolicy,
     Call,
     CancelBet,
     OfferBet,
@@ -25,18 +29,22 @@ from hazard.table.actions import (
     Stake,
     TableAction,
     TakeBet,
-    Throw,
     Withdraw,
 )
+from hazard.table.state import Table, new_table
+from hazard.table.transitions import apply_action
 
 __all__ = [
+    "actors",
     "dice_passings",
     "main_rows",
+    "played_tables",
     "rolls",
     "ruleset_ids",
     "rulesets",
     "sources",
     "table_actions",
+    "table_actions_among",
     "texts",
     "throw_of",
     "to_toml",
@@ -155,11 +163,11 @@ def table_actions() -> st.SearchStrategy[TableAction]:
     money = st.fractions(min_value=0, max_value=10**6, max_denominator=1000)
     numbers = st.integers(-(2**31), 2**31)
     return st.one_of(
-        st.builds(Sit, names, money, st.none() | texts(max_size=10)),
+        st.builds(Sit, names, money, st.none() | st.sampled_from(BotPolicy)),
         st.builds(Stake, names, money, st.booleans()),
         st.builds(Withdraw, names),
         st.builds(Call, numbers),
-        st.builds(Throw, rolls()),
+        rolls(),
         st.builds(OfferBet, names, texts(max_size=30), money, money),
         st.builds(TakeBet, numbers, names),
         st.builds(CancelBet, numbers),
@@ -167,6 +175,70 @@ def table_actions() -> st.SearchStrategy[TableAction]:
     )
 
 
-def throw_of(total: int) -> Throw:
+def actors() -> st.SearchStrategy[Actor]:
+    """The referee, or a player with any name the record can store."""
+    return st.just(REFEREE) | st.builds(Actor.player, texts(max_size=12))
+
+
+def throw_of(total: int) -> Roll:
     """A throw showing ``total``, for tests where the faces do not matter: 1-1 ... 1-6, then 2-6 ... 6-6."""
-    return Throw(Roll(1, total - 1) if total <= 7 else Roll(total - 6, 6))
+    return Roll(1, total - 1) if total <= 7 else Roll(total - 6, 6)
+
+
+# Side bets for tables in play: the source's own, one the parser normalises, and ones it refuses.
+_PROPOSITIONS = ("next odd", "4 or 10 before 7", "2, 3, 11 or 12 within 3 throws", "next 7", "7 before 7", "")
+
+
+def table_actions_among(names: Sequence[str]) -> st.SearchStrategy[TableAction]:
+    """Actions a table in play may or may not allow, weighted towards those it often does: players from
+    ``names``, small sums (0 and fractions included), mains 5 to 9 and sometimes 2 to 12, bets 1 to 3 and
+    sometimes 0 or 4, and propositions valid and not."""
+    who = st.sampled_from(tuple(names))
+    small = st.sampled_from([Fraction(1), Fraction(2), Fraction(5, 2), Fraction(1, 3)])
+    money = small | small | st.fractions(min_value=0, max_value=30, max_denominator=4)
+    odds = st.sampled_from([Fraction(1), Fraction(1), Fraction(2), Fraction(5, 6), Fraction(0)])
+    bets = st.integers(1, 3) | st.sampled_from([0, 4])
+    stakes = st.builds(Stake, who, money, st.booleans())
+    offers = st.builds(OfferBet, who, st.sampled_from(_PROPOSITIONS), money, odds)
+    takes = st.builds(TakeBet, bets, who)
+    return st.one_of(
+        stakes,
+        rolls(),
+        offers,
+        takes,
+        stakes,
+        st.builds(Call, st.integers(5, 9) | st.integers(2, 12)),
+        rolls(),
+        st.builds(Withdraw, who),
+        offers,
+        st.builds(CancelBet, bets),
+        takes,
+        rolls(),
+        st.just(PassDice()),
+        st.builds(Sit, who, money, st.none() | st.sampled_from(BotPolicy)),
+    )
+
+
+@st.composite
+def played_tables(draw: st.DrawFn, names: Sequence[str] = ("Ann", "Bob", "Cat")) -> Table:
+    """A table of any built-in ruleset, paytable and stake arrangement, with one to all of ``names`` seated
+    (bankrolls 0 to 60), after 2 to 20 random actions entered by the referee (those refused left out)."""
+    ruleset = draw(st.sampled_from(builtin_rulesets()))
+    paytables = []
+    for paytable in builtin_paytables():
+        try:
+            paytable.check(ruleset)
+        except InvalidError:
+            continue
+        paytables.append(paytable)
+    stakes = draw(st.none() | st.sampled_from(StakeArrangement))
+    table = new_table(ruleset, draw(st.sampled_from(paytables)), stakes)
+    for name in names[: draw(st.integers(1, len(names)))]:
+        bankroll = Fraction(draw(st.integers(20, 60) | st.integers(0, 5)))
+        table, _ = apply_action(table, Sit(name, bankroll), by=REFEREE)
+    for action in draw(st.lists(table_actions_among(names), min_size=2, max_size=20)):
+        try:
+            table, _ = apply_action(table, action, by=REFEREE)
+        except HazardError:
+            continue
+    return table

@@ -15,6 +15,7 @@ from pathlib import Path
 from hazard.analysis import analyse
 from hazard.analysis.bets import analyse_bet
 from hazard.core.numbers import fraction_text
+from hazard.core.passing import passing_text
 from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
 from hazard.core.rules import Opening
 from hazard.core.rulesets import builtin_rulesets, paytable_for
@@ -51,7 +52,7 @@ def rules_grid() -> str:
         lines.append(
             f"| `{ruleset.id}` | {ruleset.method.value} | "
             + " | ".join(cells)
-            + f" | {ruleset.passing.describe()} |"
+            + f" | {passing_text(ruleset)} |"
         )
     return "\n".join(lines)
 
@@ -64,8 +65,13 @@ def analysis_numbers() -> str:
         report = analyse(ruleset, paytable)
         named = "no paytable (the source gives none)" if paytable is None else f"paytable `{paytable.id}`"
         out.append(f"### `{ruleset.id}` — {named}\n")
-        if report.p_no_round:
-            out.append(f"A throw for the main passes the dice with probability {_x(report.p_no_round)}.\n")
+        if report.throws_for_main:
+            said = (
+                f"Throws for the main per round played: {_x(report.throws_for_main)}, in the `all` row only"
+            )
+            if report.p_no_round:
+                said += f"; a throw for the main passes the dice with probability {_x(report.p_no_round)}"
+            out.append(f"{said}.\n")
         out.append("| main | P(main) | P(win) | ≈ | P(nick) | P(out) | E[throws] | EV | rounds kept |")
         out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         rows = [*report.mains, *([report.overall] if report.overall else [])]
@@ -127,6 +133,46 @@ def test_readme_example_runs() -> None:
     expected = re.search(r"```text\n(.*?)```", text[code.end() :], re.DOTALL)
     assert expected is not None
     assert result.stdout == expected.group(1)
+
+
+def test_the_table_example_runs(tmp_path: Path) -> None:
+    """The example at the top of docs/table.md runs against the facade alone and says what a round did."""
+    text = (DOCS / "table.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    assert code is not None
+    result = subprocess.run(
+        [sys.executable, "-c", code.group(1)], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["Bob stakes 5.00 against Ann", "the caster calls 7 as the main"]
+    assert re.fullmatch(r"Ann throws [1-6]-[1-6]", lines[2])
+    assert (tmp_path / "club.db").is_file()
+
+
+def test_the_readme_referee_transcript_is_what_the_referee_sees(tmp_path: Path) -> None:
+    """Typing the README's referee lines into ``hazard referee`` prints every line it shows, in order."""
+    text = README.read_text(encoding="utf-8")
+    command = re.search(r"^(hazard referee --player .*)$", text, re.MULTILINE)
+    transcript = re.search(r"```text\n(referee> .*?)```", text, re.DOTALL)
+    assert command is not None
+    assert transcript is not None
+    shown = transcript.group(1).splitlines()
+    typed = [line.removeprefix("referee> ") for line in shown if line.startswith("referee> ")]
+    args = command.group(1).split()[1:]
+    result = subprocess.run(
+        [sys.executable, "-m", "hazard", *args, "--db", str(tmp_path / "games.db")],
+        input="".join(f"{line}\n" for line in typed),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "XDG_DATA_HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    printed = iter(line.rstrip() for line in result.stdout.splitlines())
+    for line in shown:
+        assert any(out == line for out in printed), f"{line!r} is not printed (in order): {result.stdout}"
 
 
 if __name__ == "__main__":

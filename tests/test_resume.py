@@ -1,26 +1,29 @@
 """A game killed outright (``kill -9``) mid-round carries on from its record exactly as if never stopped.
 
-Throw ``i`` of seed 1 is 3-1, 3-3, 5-3, 4-2, 2-6, 3-2, 2-2, 1-6, ...: a chance of 4 on the first throw, won on
-the seventh.
+These drive the real ``hazard play`` and ``hazard referee`` programs. Throw ``i`` of seed 1 is 3-1, 3-3, 5-3,
+4-2, 2-6, 3-2, 2-2, 1-6, ...: a chance of 4 on the first throw, won on the seventh.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.commandline import fails
 from tests.terminal import Terminal, run_hazard
 
-from hazard.cli import main
+from hazard.table.actions import REFEREE, Actor
 from hazard.table.dice import SeededDice
-from hazard.table.record import GameStore, ReplayedGame, effective_actions
+from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json
+from hazard.table.record import GameStore
 
 LINES = [
     "call 7",
     "",  # 3-1: the chance is 4. The game is killed here.
     "",  # 3-3
-    "stake 1",  # refused: the caster cannot stake
+    "stake 1",  # refused: the round has begun
     "",  # 5-3
     "",  # 4-2
     "",  # 2-6
@@ -35,10 +38,10 @@ KILLED_AFTER = 2
 """How many lines the killed game had read."""
 
 
-def _load(db: Path) -> ReplayedGame:
+def _load(db: Path, game: int = 1) -> ReplayedGame:
     store = GameStore.open(str(db))
     try:
-        return store.load(1)
+        return store.load(game)
     finally:
         store.close()
 
@@ -65,11 +68,12 @@ def test_a_game_killed_mid_round_resumes_exactly(tmp_path: Path) -> None:
     assert game.kill() == -9
     killed = _load(killed_db)  # the throw was recorded before it was shown
     assert (killed.table.round.main, killed.table.round.chance, killed.table.throws) == (7, 4, 1)
+    assert killed.entries[-1].actor == Actor.player("Ann")  # Ann threw, and the record says so
 
     resumed = run_hazard(tmp_path, "play", "--resume", "--db", str(killed_db), lines=LINES[KILLED_AFTER:])
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stderr == ""
-    assert "Resuming Game 1 · hazard play · bot unit 1 · wikipedia" in resumed.stdout
+    assert "Resuming Game 1 · hazard play · bot unit 1.00 · wikipedia" in resumed.stdout
     assert "Round 1 · Ann has the dice · main 7, chance 4 · 1 throw this round" in resumed.stdout
     assert "Ann throws 3-3\n" in resumed.stdout  # throw 2 of seed 1, as if never stopped
 
@@ -86,21 +90,42 @@ def test_a_game_killed_mid_round_resumes_exactly(tmp_path: Path) -> None:
     )
     assert (a.caster, a.round.main, a.round.chance, a.throws, a.rounds_played) == ("Ann", 6, 7, 8, 1)
     assert a == b  # stakes, side bets, losses in a row: all of it
-    assert [action for _, action in effective_actions(first.entries)] == [
-        action for _, action in effective_actions(second.entries)
-    ]
+    # the same actions, each by the same actor: Ann's own, and each bot's
+    assert effective_actions(first.entries) == effective_actions(second.entries)
+    actors = {actor for _, actor, _ in effective_actions(second.entries)}
+    assert Actor.player("Ann") in actors
+    assert REFEREE not in actors  # nobody referees a game of hazard play
+    assert all("actor" in entry for entry in game_json(second)["entries"])
     # And the screen ends on the same table.
     assert _after(whole.stdout, "Ann> call 6") == _after(resumed.stdout, "Ann> call 6").replace(
         str(killed_db), str(whole_db)
     )
 
 
-def _fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(args))
-    captured = capsys.readouterr()
-    assert (exit_.value.code, captured.out, captured.err.count("\n")) == (2, "", 1), captured
-    return captured.err.strip()
+def test_a_refereed_game_killed_mid_round_resumes_exactly(tmp_path: Path) -> None:
+    """The referee's game: real dice typed in, killed after the chance is set, resumed, and finished."""
+    db = tmp_path / "games.db"
+    game = Terminal(tmp_path, "referee", "--player", "Ann:20", "--player", "Bob:20", "--db", str(db))
+    for line in ("stake Bob 2", "call 7", "2-2"):
+        game.expect("referee> ")
+        game.send(line)
+    game.expect("4 with a main of 7 is the chance")
+    assert game.kill() == -9
+    killed = _load(db)
+    assert (killed.table.round.main, killed.table.round.chance) == (7, 4)
+    assert {entry.actor for entry in killed.entries} == {REFEREE}  # the referee typed every entry
+
+    resumed = run_hazard(tmp_path, "referee", "--resume", "--db", str(db), lines=["1-3", "quit"])
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resuming Game 1 · hazard referee" in resumed.stdout
+    finished = _load(db)
+    assert finished.info.kind is GameKind.REFEREE
+    assert finished.table.rounds_played == 1
+    # a won chance of 4 on a main of 7 pays the Wikipedia table's 2 to 1 on Bob's 2
+    assert [(p.name, p.bankroll) for p in finished.table.players] == [
+        ("Ann", Fraction(24)),
+        ("Bob", Fraction(16)),
+    ]
 
 
 def test_resume_finds_the_latest_game_of_its_kind(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -112,33 +137,34 @@ def test_resume_finds_the_latest_game_of_its_kind(capsys: pytest.CaptureFixture[
         "Resuming Game 2 · hazard referee" in run_hazard(tmp_path, "referee", "--resume", "--db", db).stdout
     )
 
-    assert _fails(capsys, "play", "--resume", "2", "--db", db) == (
-        "error: illegal resume of game 2 with hazard play: its dice are real ones typed in; "
+    assert fails(capsys, "play", "--resume", "2", "--db", db) == (
+        "error: illegal resume of game 2 as a hazard play game: it is a hazard referee game (typed dice); "
         "resume it with hazard referee --resume 2"
     )
-    assert _fails(capsys, "referee", "--resume", "1", "--db", db) == (
-        "error: illegal resume of game 1 with hazard referee: the game throws its own dice; "
-        "resume it with hazard play --resume 1"
+    assert fails(capsys, "referee", "--resume", "1", "--db", db) == (
+        "error: illegal resume of game 1 as a hazard referee game: it is a hazard play game "
+        "(seeded dice (seed 3)); resume it with hazard play --resume 1"
     )
-    assert _fails(capsys, "play", "--resume", "--seed", "4", "--db", db) == (
+    assert fails(capsys, "play", "--resume", "--seed", "4", "--db", db) == (
         "error: invalid option --seed with --resume: a resumed game keeps the setup in its record"
     )
-    assert _fails(capsys, "referee", "--resume", "--player", "Bo:1", "--db", db).startswith(
+    assert fails(capsys, "referee", "--resume", "--player", "Bo:1", "--db", db).startswith(
         "error: invalid option --player with --resume"
     )
-    assert _fails(capsys, "play", "--resume", "9", "--db", db).startswith("error: illegal game 9:")
+    assert fails(capsys, "play", "--resume", "9", "--db", db).startswith("error: illegal game 9:")
 
     connection = sqlite3.connect(db)
     connection.execute("DELETE FROM hazard_entries WHERE game = 1")
     connection.execute("DELETE FROM hazard_entries WHERE game = 2")
     connection.commit()
     connection.close()
-    assert _fails(capsys, "play", "--resume", "1", "--db", db) == (
-        "error: illegal resume of game 1 with hazard play: it needs exactly one person at the table, "
-        "and it has 0"
+    message = fails(capsys, "play", "--resume", "1", "--db", db)
+    assert (
+        "resume of game 1 with hazard play: it needs exactly one person at the table, and it has 0" in message
     )
     empty = str(tmp_path / "empty.db")
     GameStore.open(empty).close()
-    assert _fails(capsys, "play", "--resume", "--db", empty).startswith(
-        "error: illegal --resume: the record at 'sqlite:///"
-    )
+    message = fails(capsys, "play", "--resume", "--db", empty)
+    assert message.startswith("error: illegal"), message
+    assert "the record at 'sqlite:///" in message
+    assert "holds no hazard play game to resume" in message

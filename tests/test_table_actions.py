@@ -1,18 +1,25 @@
-"""Table actions as the game record stores them: a JSON object per action, read back exactly or refused."""
+"""Table actions: who takes them, their one text form (printed and read back by the same code) and the JSON
+form the game record stores, read back exactly or refused."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from fractions import Fraction
 from typing import Any, get_args
 
 import pytest
-from hypothesis import given
-from tests.strategies import table_actions
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.strategies import actors, table_actions
 
-from hazard.core.dice import Roll
+from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
 from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    ActorKind,
+    BotPolicy,
     Call,
     CancelBet,
     OfferBet,
@@ -21,28 +28,40 @@ from hazard.table.actions import (
     Stake,
     TableAction,
     TakeBet,
-    Throw,
+    ThrowDice,
     Withdraw,
     action_from_json,
+    action_text,
     action_to_json,
+    actor_from_json,
+    actor_to_json,
+    check_name,
+    parse_action,
 )
+from hazard.table.money import MoneyStyle
 
-EVERY_KIND: list[tuple[TableAction, dict[str, Any]]] = [
+ANN = Actor.player("Ann")
+SEATED = ("Ann", "Bob", "Cat", "Ann Lee")
+
+EVERY_KIND: list[tuple[TableAction, dict[str, Any], str]] = [
     (
         Sit("Ann", Fraction(100), None),
         {"type": "sit", "name": "Ann", "bankroll": "100/1", "bot": None},
+        "sit Ann 100",
     ),
     (
-        Sit("Bot", Fraction(201, 2), "setter"),
+        Sit("Bot", Fraction(201, 2), BotPolicy.SETTER),
         {"type": "sit", "name": "Bot", "bankroll": "201/2", "bot": "setter"},
+        "sit Bot 201/2 as a setter bot",
     ),
     (
         Stake("Ann", Fraction(10), consent=True),
         {"type": "stake", "player": "Ann", "amount": "10/1", "consent": True},
+        "stake Ann 10 consent",
     ),
-    (Withdraw("Ann"), {"type": "withdraw", "player": "Ann"}),
-    (Call(7), {"type": "call", "main": 7}),
-    (Throw(Roll(6, 1)), {"type": "throw", "roll": "6-1"}),
+    (Withdraw("Ann"), {"type": "withdraw", "player": "Ann"}, "withdraw Ann"),
+    (Call(7), {"type": "call", "main": 7}, "call 7"),
+    (Roll(6, 1), {"type": "throw", "roll": "6-1"}, "throw 6-1"),
     (
         OfferBet("Ann", "4 or 10 before 7", Fraction(5), Fraction(3, 2)),
         {
@@ -52,21 +71,31 @@ EVERY_KIND: list[tuple[TableAction, dict[str, Any]]] = [
             "amount": "5/1",
             "odds": "3/2",
         },
+        "offer Ann 5 on 4 or 10 before 7 at 3/2",
     ),
-    (TakeBet(3, "Bob"), {"type": "take-bet", "bet": 3, "layer": "Bob"}),
-    (CancelBet(3), {"type": "cancel-bet", "bet": 3}),
-    (PassDice(), {"type": "pass-dice"}),
+    (TakeBet(3, "Bob"), {"type": "take-bet", "bet": 3, "layer": "Bob"}, "take 3 Bob"),
+    (CancelBet(3), {"type": "cancel-bet", "bet": 3}, "cancel 3"),
+    (PassDice(), {"type": "pass-dice"}, "pass"),
 ]
 
 
-@pytest.mark.parametrize(("action", "data"), EVERY_KIND, ids=lambda x: type(x).__name__)
-def test_every_kind_of_action_has_a_fixed_json_form(action: TableAction, data: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("action", "data", "text"), EVERY_KIND, ids=lambda x: type(x).__name__)
+def test_every_kind_of_action_has_a_fixed_json_form(
+    action: TableAction, data: dict[str, Any], text: str
+) -> None:
     assert action_to_json(action) == data
     assert action_from_json(json.loads(json.dumps(data))) == action
 
 
+@pytest.mark.parametrize(("action", "data", "text"), EVERY_KIND, ids=lambda x: type(x).__name__)
+def test_every_kind_of_action_has_one_text_form(action: TableAction, data: dict[str, Any], text: str) -> None:
+    assert action_text(action) == text
+    for by in (REFEREE, ANN, Actor.player("Zed")):
+        assert parse_action(text, by=by, players=SEATED) == action
+
+
 def test_the_pinned_forms_cover_every_kind_of_action() -> None:
-    assert {type(action) for action, _ in EVERY_KIND} == set(get_args(TableAction))
+    assert {type(action) for action, _, _ in EVERY_KIND} == set(get_args(TableAction))
 
 
 def test_defaults() -> None:
@@ -79,6 +108,217 @@ def test_defaults() -> None:
 def test_json_round_trip(action: TableAction) -> None:
     text = json.dumps(action_to_json(action), sort_keys=True)
     assert action_from_json(json.loads(text)) == action
+
+
+# --- actors -----------------------------------------------------------------------------------------------
+
+
+def test_actors() -> None:
+    assert str(REFEREE) == "the referee"
+    assert REFEREE.is_referee
+    assert str(ANN) == "Ann"
+    assert ANN.kind is ActorKind.PLAYER
+    assert not ANN.is_referee
+    with pytest.raises(InvalidError, match="a player has a name, the referee none"):
+        Actor(ActorKind.PLAYER)
+    with pytest.raises(InvalidError, match="a player has a name, the referee none"):
+        Actor(ActorKind.REFEREE, "Ann")
+
+
+@given(actors())
+def test_actor_json_round_trip(actor: Actor) -> None:
+    assert actor_from_json(json.loads(json.dumps(actor_to_json(actor)))) == actor
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "Ann",
+        {},
+        {"kind": "player"},
+        {"kind": "player", "name": ""},
+        {"kind": "referee", "name": "Ann"},
+        {"kind": "banker", "name": "Ann"},
+        {"kind": "player", "name": 3},
+    ],
+)
+def test_a_malformed_actor_is_refused(data: object) -> None:
+    with pytest.raises(InvalidError, match="expected a player with a name, or the referee"):
+        actor_from_json(data)
+
+
+# --- names ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [
+        ("Ann", "Ann"),
+        ("  Ann Lee ", "Ann Lee"),
+        ("Ann \n  Lee", "Ann Lee"),
+        ("O'Neil", "O'Neil"),
+        ("5", "5"),
+        ("Zoë", "Zoë"),
+    ],
+)
+def test_names(name: str, kept: str) -> None:
+    assert check_name(name) == kept
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, 'Ann "the Bold"', "Ann\x07Lee", "referee", "Consent"])
+def test_bad_names_are_refused(name: str) -> None:
+    with pytest.raises(InvalidError, match="invalid player name"):
+        check_name(name)
+
+
+# --- the text form ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "by", "action"),
+    [
+        ("stake 5", ANN, Stake("Ann", Fraction(5))),
+        ("stake 2.50", ANN, Stake("Ann", Fraction(5, 2))),
+        ("stake 5/3", ANN, Stake("Ann", Fraction(5, 3))),
+        ("stake £1 10s", ANN, Stake("Ann", Fraction(3, 2))),
+        ("stake 7s 6d", ANN, Stake("Ann", Fraction(3, 8))),
+        ("stake 5 consent", ANN, Stake("Ann", Fraction(5), consent=True)),
+        ("STAKE bob 5", REFEREE, Stake("Bob", Fraction(5))),
+        ("stake Bob £1 10s consent", REFEREE, Stake("Bob", Fraction(3, 2), consent=True)),
+        ('stake "ann lee" 7s 6d', REFEREE, Stake("Ann Lee", Fraction(3, 8))),
+        ("stake Bob 5", ANN, Stake("Bob", Fraction(5))),  # parsed as written; the table refuses it for Ann
+        ("withdraw", ANN, Withdraw("Ann")),
+        ("withdraw cat", REFEREE, Withdraw("Cat")),
+        ("call 7", ANN, Call(7)),
+        ("7", ANN, Call(7)),
+        ("call 12", REFEREE, Call(12)),
+        ("throw", ANN, ThrowDice()),
+        ("", ANN, ThrowDice()),
+        ("t", ANN, ThrowDice()),
+        ("throw 3-4", REFEREE, Roll(3, 4)),
+        ("3 4", REFEREE, Roll(3, 4)),
+        ("34", REFEREE, Roll(3, 4)),
+        ("3-4", ANN, Roll(3, 4)),
+        ("11", REFEREE, Roll(1, 1)),  # two digits are a roll; a single digit is a call
+        ("offer 2 on 4 or 10 before 7", ANN, OfferBet("Ann", "4 or 10 before 7", Fraction(2))),
+        ("offer 2 on next odd at 2 to 1", ANN, OfferBet("Ann", "next odd", Fraction(2), Fraction(2))),
+        ("offer 2 on next odd at 5:2", ANN, OfferBet("Ann", "next odd", Fraction(2), Fraction(5, 2))),
+        ("offer 2 on next odd at evens", ANN, OfferBet("Ann", "next odd", Fraction(2))),
+        ("offer 2 on next odd at 1.5", ANN, OfferBet("Ann", "next odd", Fraction(2), Fraction(3, 2))),
+        ("offer £1 10s on odd before even", ANN, OfferBet("Ann", "odd before even", Fraction(3, 2))),
+        ("offer cat 2 on next odd", REFEREE, OfferBet("Cat", "next odd", Fraction(2))),
+        ("take 3", ANN, TakeBet(3, "Ann")),
+        ("take #3", ANN, TakeBet(3, "Ann")),
+        ("take 3 bob", REFEREE, TakeBet(3, "Bob")),
+        ("cancel 3", ANN, CancelBet(3)),
+        ("pass", REFEREE, PassDice()),
+        ("sit Dan 100", REFEREE, Sit("Dan", Fraction(100))),
+        ("sit Dan 0", REFEREE, Sit("Dan", Fraction(0))),
+        ("sit Dan £5 6s 8d as a bystander bot", REFEREE, Sit("Dan", Fraction(16, 3), BotPolicy.BYSTANDER)),
+        ("sit Dan 5 as setter", REFEREE, Sit("Dan", Fraction(5), BotPolicy.SETTER)),
+    ],
+)
+def test_commands_people_type(text: str, by: Actor, action: TableAction | ThrowDice) -> None:
+    assert parse_action(text, by=by, players=SEATED) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "by", "message"),
+    [
+        ("stake", ANN, "invalid command 'stake': expected stake [NAME] AMOUNT [consent]"),
+        ("stake abc", ANN, "invalid stake 'abc': expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"),
+        ("stake 0", ANN, "invalid stake '0': expected more than 0"),
+        ("stake Bob", REFEREE, "invalid command 'stake Bob': expected stake NAME AMOUNT [consent]"),
+        ("stake 5", REFEREE, "invalid command 'stake 5': the referee names the player: stake NAME AMOUNT"),
+        ("withdraw", REFEREE, "the referee names the player: withdraw NAME"),
+        ("take 3", REFEREE, "the referee names the player: take N NAME"),
+        ("offer 2 on next odd", REFEREE, "the referee names the player: offer NAME AMOUNT"),
+        ("call", ANN, "invalid command 'call': expected call MAIN"),
+        ("call seven", ANN, "invalid command 'call seven': expected call MAIN"),
+        ("call 123", ANN, "invalid command 'call 123': expected call MAIN"),
+        ("throw 7-1", REFEREE, "invalid roll '7-1'"),
+        ("10", REFEREE, "invalid roll '10'"),
+        ("offer 2", ANN, "invalid command 'offer 2': expected offer [NAME] AMOUNT on BET [at ODDS]"),
+        ("offer 2 on", ANN, "invalid command 'offer 2 on': expected offer"),
+        ("offer 2 on next odd at 0", ANN, "invalid odds '0'"),
+        ("take", ANN, "invalid command 'take': expected take N [NAME]"),
+        ("take x", ANN, "invalid side bet number 'x': expected a whole number"),
+        ("take 9999999999999", ANN, "invalid side bet number '9999999999999': expected a whole number"),
+        ("cancel 3 Bob", ANN, "invalid command 'cancel 3 Bob': expected cancel N"),
+        ("pass now", ANN, "invalid command 'pass now': expected pass"),
+        ("sit Dan", REFEREE, "invalid command 'sit Dan': expected sit NAME BANKROLL"),
+        ("sit Dan 5 as a gambler bot", REFEREE, "invalid bot 'gambler'"),
+        ('sit "referee" 5', REFEREE, "invalid player name 'referee'"),
+        ("dance", ANN, "unknown command 'dance': expected one of sit, stake, withdraw, call, throw, offer"),
+        ("stake " + "9" * 5000, ANN, "expected at most 400 characters"),
+        ("stake " + "9" * 300, ANN, "expected at most 64 characters"),
+    ],
+)
+def test_what_is_no_command_is_refused(text: str, by: Actor, message: str) -> None:
+    with pytest.raises(InvalidError) as caught:
+        parse_action(text, by=by, players=SEATED)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("money", list(MoneyStyle))
+@given(action=table_actions())
+@settings(max_examples=150, derandomize=True)
+def test_printed_text_reads_back_to_the_same_action(money: MoneyStyle, action: TableAction) -> None:
+    # Only actions whose fields the text form can carry: a name is a name, a proposition some words.
+    try:
+        names = [check_name(n) for n in _names(action)]
+    except InvalidError:
+        return
+    if names != _names(action) or (
+        isinstance(action, OfferBet) and action.proposition != " ".join(action.proposition.split())
+    ):
+        return
+    if isinstance(action, Stake | OfferBet | Sit) and not _amounts_ok(action):
+        return
+    if isinstance(action, TakeBet | CancelBet) and not 0 <= action.bet < 10**9:
+        return
+    if isinstance(action, Call) and not 0 <= action.main <= 99:
+        return
+    text = action_text(action, money)
+    assert parse_action(text, by=REFEREE) == action
+
+
+def _names(action: TableAction) -> list[str]:
+    if isinstance(action, Sit):
+        return [action.name]
+    if isinstance(action, Stake | Withdraw):
+        return [action.player]
+    if isinstance(action, OfferBet):
+        return [action.backer]
+    if isinstance(action, TakeBet):
+        return [action.layer]
+    return []
+
+
+def _amounts_ok(action: Stake | OfferBet | Sit) -> bool:
+    amount = action.bankroll if isinstance(action, Sit) else action.amount
+    if isinstance(action, OfferBet) and (
+        action.odds <= 0 or " on " in f" {action.proposition} " or " at " in f" {action.proposition} "
+    ):
+        return False
+    if isinstance(action, OfferBet) and not action.proposition.strip():
+        return False
+    return (amount > 0 or isinstance(action, Sit)) and amount.denominator <= 1000
+
+
+@given(st.text(max_size=60), st.sampled_from([REFEREE, ANN]))
+@settings(max_examples=300, derandomize=True)
+def test_the_parser_refuses_anything_with_one_invalid_error(text: str, by: Actor) -> None:
+    with contextlib.suppress(InvalidError):  # anything else (a crash, another error) fails the test
+        parse_action(text, by=by, players=SEATED)
+
+
+def test_every_roll_reads_as_a_throw() -> None:
+    for roll in ROLLS:
+        assert parse_action(str(roll), by=REFEREE) == roll
+        assert parse_action(action_text(roll), by=REFEREE) == roll
 
 
 @pytest.mark.parametrize(
@@ -109,11 +349,26 @@ def test_json_round_trip(action: TableAction) -> None:
             "bankroll = '1/0', expected a fraction",
         ),
         (
-            {"type": "sit", "name": "Ann", "bankroll": "-3", "bot": None},
-            "bankroll = '-3', expected 0 or more",
+            {"type": "sit", "name": "Ann", "bankroll": "-3/1", "bot": None},
+            "bankroll = '-3/1', expected 0 or more",
         ),
-        ({"type": "sit", "name": "Ann", "bankroll": "1", "bot": 1}, "bot = 1, expected text or null"),
-        ({"type": "stake", "player": "Ann", "amount": "1", "consent": "yes"}, "consent = 'yes'"),
+        (
+            {"type": "sit", "name": "Ann", "bankroll": "3", "bot": None},
+            "bankroll = '3', expected a fraction a/b",
+        ),
+        (
+            {"type": "sit", "name": "Ann", "bankroll": "9" * 5000 + "/1", "bot": None},
+            "expected a fraction a/b",
+        ),
+        (
+            {"type": "sit", "name": "Ann", "bankroll": "1/1", "bot": 1},
+            "bot = 1, expected a bot policy or null",
+        ),
+        (
+            {"type": "sit", "name": "Ann", "bankroll": "1/1", "bot": "gambler"},
+            "bot = 'gambler', expected a bot policy or null",
+        ),
+        ({"type": "stake", "player": "Ann", "amount": "1/1", "consent": "yes"}, "consent = 'yes'"),
         ({"type": "call", "main": "7"}, "main = '7', expected a whole number"),
         ({"type": "call", "main": True}, "main = True, expected a whole number"),
         ({"type": "call", "main": 7.0}, "main = 7.0, expected a whole number"),
@@ -122,7 +377,7 @@ def test_json_round_trip(action: TableAction) -> None:
         ({"type": "take-bet", "bet": "1", "layer": "Bob"}, "bet = '1', expected a whole number"),
         ({"type": "cancel-bet", "bet": None}, "bet = None, expected a whole number"),
         (
-            {"type": "offer-bet", "backer": "A", "proposition": "next odd", "amount": "1", "odds": "x"},
+            {"type": "offer-bet", "backer": "A", "proposition": "next odd", "amount": "1/1", "odds": "x"},
             "odds = 'x', expected a fraction",
         ),
     ],

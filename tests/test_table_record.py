@@ -1,4 +1,8 @@
-"""The game record: every action round-trips, corrections never delete, and a bad record is refused whole."""
+"""The game store: each entry and its actor round-trip, each write is committed, a bad record is refused.
+
+What a game's record means (corrections, the replay, the JSON form) is :mod:`hazard.table.game`'s, tested in
+``test_table_game.py``; this is the database under it.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +19,13 @@ from tests.strategies import rulesets
 from tests.strategies import throw_of as t
 
 from hazard.core.dice import Roll
-from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
 from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    BotPolicy,
     Call,
     CancelBet,
     OfferBet,
@@ -27,62 +34,59 @@ from hazard.table.actions import (
     Stake,
     TableAction,
     TakeBet,
-    Throw,
     Withdraw,
-    action_to_json,
 )
-from hazard.table.record import (
-    FORMAT,
-    Correction,
-    Entry,
-    GameInfo,
-    GameStore,
-    default_database_url,
-    effective_actions,
-    replay,
-)
-from hazard.table.state import Table, apply_action, new_table
+from hazard.table.dice import DiceKind
+from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, entry_to_json
+from hazard.table.record import GameStore, GameSummary, default_database_url
+from hazard.table.state import Table, new_table
+from hazard.table.transitions import apply_action
 
 WIKIPEDIA = find_ruleset("wikipedia")
 WIKI_PAYS = find_paytable("wikipedia")
+ANN, BEN, CAT = Actor.player("Ann"), Actor.player("Ben"), Actor.player("Cat")
 
-# A legal game holding every kind of action.
-EVERY_ACTION: list[TableAction] = [
-    Sit("Ann", Fraction(100)),
-    Sit("Ben", Fraction(201, 2), "setter"),
-    Sit("Cat", Fraction(50), "bystander"),
-    Stake("Ben", Fraction(5)),
-    Withdraw("Ben"),
-    Stake("Ben", Fraction(7, 2), consent=True),
-    OfferBet("Cat", "next odd", Fraction(2), Fraction(3, 2)),
-    TakeBet(1, "Ann"),
-    OfferBet("Cat", "4 or 10 before 7", Fraction(1)),
-    CancelBet(2),
-    Call(7),
-    Throw(Roll(5, 6)),  # 11 nicks on a main of 7; the odd total wins Cat's side bet
-    PassDice(),
+Move = tuple[Actor, TableAction]
+
+# A legal game holding every kind of action, each by an actor allowed to take it.
+EVERY_ACTION: list[Move] = [
+    (ANN, Sit("Ann", Fraction(100))),
+    (BEN, Sit("Ben", Fraction(201, 2), BotPolicy.SETTER)),
+    (REFEREE, Sit("Cat", Fraction(50), BotPolicy.BYSTANDER)),  # the referee seats a bot
+    (BEN, Stake("Ben", Fraction(5))),
+    (BEN, Withdraw("Ben")),
+    (BEN, Stake("Ben", Fraction(7, 2), consent=True)),  # consent where none is needed: Ben's own stake
+    (CAT, OfferBet("Cat", "next odd", Fraction(2), Fraction(3, 2))),
+    (ANN, TakeBet(1, "Ann")),
+    (REFEREE, OfferBet("Cat", "4 or 10 before 7", Fraction(1))),  # entered by the referee for Cat
+    (CAT, CancelBet(2)),
+    (ANN, Call(7)),
+    (ANN, Roll(5, 6)),  # 11 nicks on a main of 7; the odd total wins Cat's side bet
+    (ANN, PassDice()),
 ]
 
 
-def live(actions: list[TableAction], ruleset: Ruleset = WIKIPEDIA) -> Table:
+def live(moves: list[Move], ruleset: Ruleset = WIKIPEDIA) -> Table:
+    """The table the moves lead to, played straight through the pure rules."""
     table = new_table(ruleset, WIKI_PAYS if ruleset is WIKIPEDIA else find_paytable("even"))
-    for action in actions:
-        table, _ = apply_action(table, action)
+    for actor, action in moves:
+        table, _ = apply_action(table, action, by=actor)
     return table
 
 
-def new_game(store: GameStore, actions: list[TableAction] | None = None) -> int:
-    game = store.create(
+def new_game(store: GameStore, moves: list[Move] | None = None, kind: GameKind = GameKind.PLAY) -> int:
+    info = store.create(
         ruleset=WIKIPEDIA,
         paytable=WIKI_PAYS,
         stakes=StakeArrangement.BANK,
-        dice="seeded",
-        seed=9,
+        dice=DiceKind.SEEDED if kind is GameKind.PLAY else DiceKind.TYPED,
+        kind=kind,
+        seed=9 if kind is GameKind.PLAY else None,
         label="test",
     )
-    for action in actions or []:
-        store.append(game, action)
-    return game
+    for actor, action in moves or []:
+        store.append(info.id, actor, action)
+    return info.id
 
 
 @pytest.fixture
@@ -105,6 +109,14 @@ def sql(db: Path, statement: str, *params: object) -> None:
     connection.close()
 
 
+def rows(db: Path, statement: str) -> list[tuple[object, ...]]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(statement).fetchall()
+    finally:
+        connection.close()
+
+
 def refused_whole(store: GameStore, game: int, *fragments: str) -> None:
     with pytest.raises(InvalidError) as caught:
         store.load(game)
@@ -118,8 +130,8 @@ def refused_whole(store: GameStore, game: int, *fragments: str) -> None:
 # --- the round trip ---------------------------------------------------------------------------------------
 
 
-def test_every_action_type_round_trips_through_the_record(store: GameStore, db: Path) -> None:
-    assert {type(a) for a in EVERY_ACTION} == {
+def test_every_action_type_and_its_actor_round_trips_through_the_record(store: GameStore, db: Path) -> None:
+    assert {type(action) for _, action in EVERY_ACTION} == {
         Sit,
         Stake,
         Withdraw,
@@ -127,85 +139,152 @@ def test_every_action_type_round_trips_through_the_record(store: GameStore, db: 
         TakeBet,
         CancelBet,
         Call,
-        Throw,
+        Roll,
         PassDice,
     }
     game = new_game(store, EVERY_ACTION)
     loaded = store.load(game)
-    assert [entry.item for entry in loaded.entries] == EVERY_ACTION
+    assert [(entry.actor, entry.item) for entry in loaded.entries] == EVERY_ACTION
     assert [entry.seq for entry in loaded.entries] == list(range(1, len(EVERY_ACTION) + 1))
+    assert loaded.info.format == FORMAT == "hazard-game/2"
     assert loaded.table == live(EVERY_ACTION)
     assert loaded.table.caster == "Ben"
     assert loaded.table.player("Cat").bankroll == 53  # 3/2 on 2 from Ann
-    # what is stored is the JSON form of each action, one per entry
-    rows = sqlite3.connect(db).execute("SELECT data FROM hazard_entries ORDER BY seq").fetchall()
-    assert [json.loads(row[0]) for row in rows] == [action_to_json(a) for a in EVERY_ACTION]
+    # what is stored is the JSON form of each entry, its actor with its action, one per row
+    stored = rows(db, "SELECT data FROM hazard_entries ORDER BY seq")
+    assert [json.loads(str(row[0])) for row in stored] == [entry_to_json(a, i) for a, i in EVERY_ACTION]
+    assert json.loads(str(stored[0][0])) == {
+        "actor": {"kind": "player", "name": "Ann"},
+        "action": {"type": "sit", "name": "Ann", "bankroll": "100/1", "bot": None},
+    }
+    assert json.loads(str(stored[2][0]))["actor"] == {"kind": "referee"}
+
+
+def test_append_returns_the_entry_as_it_will_read_back(store: GameStore) -> None:
+    game = new_game(store)
+    entry = store.append(game, ANN, Sit("Ann", Fraction(10)))
+    assert (entry.seq, entry.actor, entry.item) == (1, ANN, Sit("Ann", Fraction(10)))
+    assert store.load(game).entries == (entry,)
+    assert store.append(game, REFEREE, Correction(1)).seq == 2
 
 
 def test_corrections_round_trip_through_the_record(store: GameStore) -> None:
     game = new_game(store, EVERY_ACTION[:3])
-    store.append(game, Correction(2))
-    store.append(game, Correction(3, Sit("Cal", Fraction(5), None)))
+    store.append(game, REFEREE, Correction(2))
+    store.append(game, REFEREE, Correction(3, Sit("Cal", Fraction(5), None)))
     loaded = store.load(game)
-    assert [entry.item for entry in loaded.entries][3:] == [
-        Correction(2, None),
-        Correction(3, Sit("Cal", Fraction(5), None)),
+    assert [(entry.actor, entry.item) for entry in loaded.entries][3:] == [
+        (REFEREE, Correction(2, None)),
+        (REFEREE, Correction(3, Sit("Cal", Fraction(5), None))),
     ]
     assert [p.name for p in loaded.table.players] == ["Ann", "Cal"]
 
 
 def test_the_setup_is_stored_with_the_game(store: GameStore) -> None:
     ecws = find_ruleset("ecws-1674")
-    game = store.create(
+    created = store.create(
         ruleset=ecws,
         paytable=find_paytable("true-odds"),
         stakes=StakeArrangement.ALL_AGAINST_CASTER,
-        dice="typed",
+        dice=DiceKind.TYPED,
+        kind=GameKind.REFEREE,
         label="club night",
     )
-    info = store.load(game).info
-    assert (info.id, info.label, info.dice, info.seed) == (game, "club night", "typed", None)
+    info = store.load(created.id).info
+    assert info == created
+    assert (info.id, info.label, info.dice, info.seed, info.kind) == (
+        created.id,
+        "club night",
+        DiceKind.TYPED,
+        None,
+        GameKind.REFEREE,
+    )
     assert info.ruleset == ecws
     assert info.paytable == find_paytable("true-odds")
     assert info.stakes is StakeArrangement.ALL_AGAINST_CASTER
-    assert store.load(game).table == new_table(
+    assert info.settings == {}
+    assert store.load(created.id).table == new_table(
         ecws, find_paytable("true-odds"), StakeArrangement.ALL_AGAINST_CASTER
     )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(rulesets())
 def test_any_valid_ruleset_round_trips_through_the_record(ruleset: Ruleset) -> None:
     store = GameStore.open("sqlite://")
     paytable = find_paytable("true-odds")
-    game = store.create(ruleset=ruleset, paytable=paytable, stakes=ruleset.stakes, dice="secure")
-    loaded = store.load(game)
+    info = store.create(
+        ruleset=ruleset, paytable=paytable, stakes=ruleset.stakes, dice=DiceKind.SECURE, kind=GameKind.PLAY
+    )
+    loaded = store.load(info.id)
     assert loaded.info.ruleset == ruleset
     assert loaded.table == new_table(ruleset, paytable)
     store.close()
 
 
-def test_games_are_listed_newest_first(store: GameStore) -> None:
+def test_games_are_listed_newest_first_with_their_kind(store: GameStore) -> None:
     first = new_game(store, EVERY_ACTION[:2])
     second = store.create(
         ruleset=find_ruleset("craps"),
         paytable=find_paytable("even"),
         stakes=StakeArrangement.BANK,
-        dice="secure",
+        dice=DiceKind.TYPED,
+        kind=GameKind.REFEREE,
     )
     listed = store.games()
-    assert [(g[0], g[2], g[3], g[4]) for g in listed] == [
-        (second, "", "craps", 0),
-        (first, "test", "wikipedia", 2),
+    assert all(isinstance(summary, GameSummary) for summary in listed)
+    assert [(g.id, g.label, g.kind, g.ruleset, g.entries) for g in listed] == [
+        (second.id, "", GameKind.REFEREE, "craps", 0),
+        (first, "test", GameKind.PLAY, "wikipedia", 2),
     ]
+    assert listed[0].created == second.created
+
+
+def test_latest_is_the_newest_game_of_a_kind(store: GameStore) -> None:
+    with pytest.raises(
+        IllegalError, match=r"illegal game: the record at .* holds no hazard play game to resume"
+    ):
+        store.latest(GameKind.PLAY)
+    play = [new_game(store, kind=GameKind.PLAY) for _ in range(2)]
+    referee = new_game(store, kind=GameKind.REFEREE)
+    assert store.latest(GameKind.PLAY) == play[-1]
+    assert store.latest(GameKind.REFEREE) == referee
+    assert new_game(store, kind=GameKind.PLAY) == store.latest(GameKind.PLAY)
+
+
+def test_a_games_kind_is_kept_in_its_settings_and_not_given_twice(store: GameStore, db: Path) -> None:
+    game = store.create(
+        ruleset=WIKIPEDIA,
+        paytable=find_paytable("even"),
+        stakes=StakeArrangement.BANK,
+        dice=DiceKind.SECURE,
+        kind=GameKind.REFEREE,  # a kind need not follow from the dice
+        settings={"bot_unit": "5/2"},
+    )
+    assert store.load(game.id).info.kind is GameKind.REFEREE
+    assert store.load(game.id).info.settings == {"bot_unit": "5/2"}
+    (kept,) = rows(db, f"SELECT settings FROM hazard_games WHERE id = {game.id}")
+    assert json.loads(str(kept[0])) == {"bot_unit": "5/2", "kind": "referee"}
+    with pytest.raises(
+        InvalidError, match="invalid game setting 'kind': the record keeps the game's kind itself"
+    ):
+        store.create(
+            ruleset=WIKIPEDIA,
+            paytable=WIKI_PAYS,
+            stakes=StakeArrangement.BANK,
+            dice=DiceKind.SECURE,
+            kind=GameKind.PLAY,
+            settings={"kind": "play"},
+        )
+    assert len(store.games()) == 1
 
 
 def test_every_entry_is_committed_when_it_is_written(db: Path) -> None:
     writer = GameStore.open(str(db))
     game = new_game(writer, EVERY_ACTION[:5])
     reader = GameStore.open(f"sqlite:///{db}")  # a second connection, as after a crash
-    assert [entry.item for entry in reader.load(game).entries] == EVERY_ACTION[:5]
-    writer.append(game, EVERY_ACTION[5])
+    assert [(e.actor, e.item) for e in reader.load(game).entries] == EVERY_ACTION[:5]
+    writer.append(game, *EVERY_ACTION[5])
     assert len(reader.load(game).entries) == 6
     writer.close()
     reader.close()
@@ -214,6 +293,15 @@ def test_every_entry_is_committed_when_it_is_written(db: Path) -> None:
 def test_an_unknown_game_is_refused(store: GameStore) -> None:
     with pytest.raises(IllegalError, match=r"illegal game 42: the record at .* has no such game"):
         store.load(42)
+
+
+def test_an_append_to_an_unknown_game_is_refused_and_writes_nothing(store: GameStore, db: Path) -> None:
+    """An entry for a game that is not in the record must not wait there for the next game of that number."""
+    with pytest.raises(HazardError, match=r"game 1\b"):
+        store.append(1, ANN, Sit("Ann", Fraction(5)))
+    assert rows(db, "SELECT game, seq FROM hazard_entries") == []
+    game = new_game(store)
+    assert store.load(game).entries == ()
 
 
 def test_the_default_record_lives_in_the_user_data_folder(
@@ -240,77 +328,28 @@ def test_a_path_with_a_tilde_is_in_the_home_folder(tmp_path: Path, monkeypatch: 
     assert (tmp_path / "mine.db").is_file()
 
 
-# --- corrections ------------------------------------------------------------------------------------------
-
-
-def entries(*items: TableAction | Correction) -> list[Entry]:
-    return [Entry(seq, "now", item) for seq, item in enumerate(items, start=1)]
-
-
-def test_effective_actions_apply_voids_and_replacements() -> None:
-    a, b, c = Sit("A", Fraction(1)), Sit("B", Fraction(2)), Sit("C", Fraction(3))
-    d = Sit("D", Fraction(4))
-    assert effective_actions(entries(a, b, c)) == [(1, a), (2, b), (3, c)]
-    assert effective_actions(entries(a, b, Correction(1), c)) == [(2, b), (4, c)]
-    assert effective_actions(entries(a, b, Correction(2, d))) == [(1, a), (2, d)]
-    # a later correction of the same entry stands
-    assert effective_actions(entries(a, b, Correction(2, d), Correction(2, c))) == [(1, a), (2, c)]
-    assert effective_actions(entries(a, b, Correction(2, d), Correction(2))) == [(1, a)]
-
-
-@pytest.mark.parametrize(
-    "items",
-    [
-        (Sit("A", Fraction(1)), Correction(1), Correction(2)),  # a correction of a correction
-        (Sit("A", Fraction(1)), Correction(3), Sit("B", Fraction(1))),  # of a later entry
-        (Sit("A", Fraction(1)), Correction(2)),  # of itself
-        (Sit("A", Fraction(1)), Correction(9)),  # of nothing
-    ],
-    ids=["correction", "later", "itself", "missing"],
-)
-def test_a_correction_must_name_an_earlier_action(items: tuple[TableAction | Correction, ...]) -> None:
-    with pytest.raises(
-        InvalidError, match=r"invalid correction in entry \d: entry \d is not an earlier action"
-    ):
-        effective_actions(entries(*items))
-
-
-def test_replay_tags_each_event_with_its_entry() -> None:
-    info = GameInfo(1, "now", "", WIKIPEDIA, WIKI_PAYS, StakeArrangement.BANK, "typed", None)
-    game = replay(info, entries(Sit("A", Fraction(10)), Sit("B", Fraction(10)), Call(7), t(7)))
-    assert [seq for seq, _ in game.events] == [1, 1, 2, 3, 4, 4]
-    assert str(game.events[-2][1]) == "7 with a main of 7 is a nick: the caster wins"
-
-
-def test_a_correction_changes_the_replayed_game_and_deletes_nothing(store: GameStore) -> None:
-    actions: list[TableAction] = [
-        Sit("Ann", Fraction(100)),
-        Sit("Ben", Fraction(100)),
-        Stake("Ben", Fraction(10)),
-        Call(7),
-        t(2),
-    ]
-    game = new_game(store, actions)
-    assert store.load(game).table.player("Ann").bankroll == 90
-    # the dice showed 4-3, a nick; the referee typed 1-1 by mistake
-    store.append(game, Correction(5, Throw(Roll(4, 3))))
-    loaded = store.load(game)
-    assert loaded.table.player("Ann").bankroll == 110
-    assert [entry.item for entry in loaded.entries][:5] == actions  # the mistaken entry is still there
-    assert len(loaded.entries) == 6
-    # void the stake: the round then moves no money
-    store.append(game, Correction(3))
-    loaded = store.load(game)
-    assert loaded.table.player("Ann").bankroll == 100
-    assert len(loaded.entries) == 7
-    assert loaded.table == live([actions[0], actions[1], Call(7), Throw(Roll(4, 3))])
+def test_opening_for_reading_refuses_a_missing_file_and_makes_none(db: Path) -> None:
+    with pytest.raises(InvalidError, match=f"cannot open the game record '{db}': no such file"):
+        GameStore.open(str(db), create=False)
+    assert not db.exists()
+    GameStore.open(str(db)).close()
+    reader = GameStore.open(str(db), create=False)
+    assert reader.games() == []
+    reader.close()
 
 
 # --- corrupt and foreign records ----------------------------------------------------------------------------
 
 
 def two_entry_game(store: GameStore) -> int:
-    return new_game(store, [Sit("Ann", Fraction(10)), Sit("Ben", Fraction(10))])
+    return new_game(store, [(ANN, Sit("Ann", Fraction(10))), (BEN, Sit("Ben", Fraction(10)))])
+
+
+def entry(actor: object, **item: object) -> str:
+    return json.dumps({"actor": actor, **item})
+
+
+REF = {"kind": "referee"}
 
 
 @pytest.mark.parametrize(
@@ -318,16 +357,38 @@ def two_entry_game(store: GameStore) -> int:
     [
         ("{not json", ("is corrupt: entry 2:", "Expecting property name")),
         ("", ("is corrupt: entry 2:",)),
-        ("[1, 2]", ("is corrupt: entry 2:", "expected a JSON object with a 'type'")),
-        ('{"type": "dance"}', ("is corrupt: entry 2:", "invalid action type 'dance'")),
-        ('{"type": "sit", "name": "Ben"}', ("is corrupt: entry 2:", "missing field")),
-        ('{"type": "throw", "roll": "9-9"}', ("is corrupt: entry 2:", "invalid roll '9-9'")),
-        ('{"type": "correction", "target": 0, "replacement": null}', ("invalid correction target 0",)),
+        ("[1, 2]", ("is corrupt: entry 2:", "it names no actor")),
+        (entry(REF, action={"type": "dance"}), ("is corrupt: entry 2:", "invalid action type 'dance'")),
+        (entry(REF, action={"type": "sit", "name": "Ben"}), ("is corrupt: entry 2:", "missing field")),
+        (entry(REF, action={"type": "throw", "roll": "9-9"}), ("is corrupt: entry 2:", "invalid roll '9-9'")),
+        (entry(REF, correction={"target": 0, "replacement": None}), ("invalid correction target 0",)),
         (
-            '{"type": "correction", "target": 1}',
+            entry(REF, correction={"target": 1}),
             ("invalid correction", "expected a target and a replacement"),
         ),
-        ('{"type": "correction", "target": 1, "replacement": {"type": "x"}}', ("invalid action type 'x'",)),
+        (
+            entry(REF, correction={"target": 1, "replacement": {"type": "x"}}),
+            ("invalid action type 'x'",),
+        ),
+        (
+            entry({"kind": "player"}, action={"type": "pass-dice"}),
+            ("is corrupt: entry 2:", "invalid actor", "expected a player with a name, or the referee"),
+        ),
+        (
+            entry({"kind": "bot", "name": "Ben"}, action={"type": "pass-dice"}),
+            ("is corrupt: entry 2:", "invalid actor"),
+        ),
+        (
+            entry(REF, action={"type": "pass-dice"}, correction={"target": 1, "replacement": None}),
+            ("is corrupt: entry 2:", "expected an actor with an action or a correction"),
+        ),
+        (entry(REF), ("is corrupt: entry 2:", "expected an actor with an action or a correction")),
+        # the forms written before actors existed are refused in a game of the new format
+        ('{"type": "pass-dice"}', ("is corrupt: entry 2:", "it names no actor")),
+        (
+            '{"type": "correction", "target": 1, "replacement": null}',
+            ("is corrupt: entry 2:", "names no actor"),
+        ),
     ],
     ids=repr,
 )
@@ -357,18 +418,36 @@ def test_a_seed_that_is_not_a_number_is_refused(store: GameStore, db: Path) -> N
 
 def test_an_entry_that_is_illegal_on_replay_is_refused(store: GameStore) -> None:
     game = two_entry_game(store)
-    store.append(game, t(7))  # nobody has called a main
-    store.append(game, Call(7))
+    store.append(game, ANN, t(7))  # nobody has called a main
+    store.append(game, ANN, Call(7))
     refused_whole(store, game, f"record of game {game} does not replay: entry 3: illegal throw 1-6")
+
+
+@pytest.mark.parametrize(
+    ("actor", "action", "fragment"),
+    [
+        (ANN, Stake("Ben", Fraction(1)), "illegal stake Ben 1 by Ann"),
+        (BEN, Call(7), "only the caster, Ann, calls the main"),
+        (Actor.player("Zed"), PassDice(), "Zed is not at the table (seated: Ann, Ben)"),
+        (BEN, Sit("Cat", Fraction(5)), "a player sits only himself down"),
+    ],
+    ids=repr,
+)
+def test_an_entry_by_an_actor_who_may_not_take_it_is_refused(
+    store: GameStore, actor: Actor, action: TableAction, fragment: str
+) -> None:
+    game = two_entry_game(store)
+    store.append(game, actor, action)
+    refused_whole(store, game, f"record of game {game} does not replay: entry 3:", fragment)
 
 
 def test_an_illegal_correction_in_the_record_is_refused(store: GameStore) -> None:
     game = two_entry_game(store)
-    store.append(game, Correction(1, Call(7)))  # no caster without Ann
+    store.append(game, REFEREE, Correction(1, Call(7)))  # no caster without Ann
     refused_whole(store, game, "does not replay: entry 1:")
     game = two_entry_game(store)
-    store.append(game, Correction(3))
-    refused_whole(store, game, "does not replay", "entry 3 is not an earlier action")
+    store.append(game, REFEREE, Correction(3))
+    refused_whole(store, game, "does not replay", "illegal correction of entry 3")
 
 
 def test_a_missing_entry_is_refused(store: GameStore, db: Path) -> None:
@@ -387,11 +466,19 @@ def test_a_missing_last_entry_is_just_a_shorter_game(store: GameStore, db: Path)
 @pytest.mark.parametrize(
     ("column", "value", "fragments"),
     [
-        ("format", "hazard-game/2", ("in format 'hazard-game/2', expected 'hazard-game/1'",)),
+        (
+            "format",
+            "hazard-game/3",
+            ("in format 'hazard-game/3', expected 'hazard-game/1' or 'hazard-game/2'",),
+        ),
         ("format", "chess-pgn", ("in format 'chess-pgn'",)),
         ("stakes", "winner-takes-all", ("is corrupt", "'winner-takes-all'")),
+        ("dice", "loaded", ("is corrupt", "'loaded'")),
         ("ruleset", "id = [", ("is corrupt", "not valid TOML")),
         ("paytable", 'id = "x"', ("is corrupt",)),
+        ("settings", '["not", "a table"]', ("is corrupt", "settings")),
+        ("settings", '{"kind": "poker"}', ("is corrupt", "its kind is 'poker'")),
+        ("settings", "{}", ("is corrupt", "its kind is None")),  # a new game always keeps its kind
     ],
 )
 def test_a_foreign_or_corrupt_game_header_is_refused(
@@ -400,7 +487,15 @@ def test_a_foreign_or_corrupt_game_header_is_refused(
     game = two_entry_game(store)
     sql(db, f"UPDATE hazard_games SET {column} = ?", value)
     refused_whole(store, game, f"record of game {game}", *fragments)
-    assert FORMAT == "hazard-game/1"
+    assert FORMATS == ("hazard-game/1", "hazard-game/2")
+
+
+def test_a_game_whose_kind_cannot_be_read_is_listed_without_one(store: GameStore, db: Path) -> None:
+    game = two_entry_game(store)
+    sql(db, "UPDATE hazard_games SET settings = ?", '{"kind": "poker"}')
+    assert [(g.id, g.kind) for g in store.games()] == [(game, None)]
+    with pytest.raises(IllegalError, match="holds no hazard play game"):
+        store.latest(GameKind.PLAY)
 
 
 def test_a_sqlite_file_of_something_else_is_refused_and_left_alone(db: Path) -> None:
@@ -410,8 +505,7 @@ def test_a_sqlite_file_of_something_else_is_refused_and_left_alone(db: Path) -> 
     assert type(caught.value) is InvalidError
     assert f"cannot open the game record 'sqlite:///{db}'" in str(caught.value)
     assert "database of something else (tables: people)" in str(caught.value)
-    tables = sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    assert tables == [("people",)]
+    assert rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'") == [("people",)]
 
 
 def test_a_sqlite_file_with_a_foreign_table_of_our_name_is_refused(db: Path) -> None:
@@ -442,7 +536,7 @@ def test_a_record_whose_tables_vanish_is_refused_on_read_and_write(store: GameSt
     game = two_entry_game(store)
     sql(db, "DROP TABLE hazard_entries")
     with pytest.raises(InvalidError, match="cannot write to the game record"):
-        store.append(game, Call(7))
+        store.append(game, ANN, Call(7))
     with pytest.raises(InvalidError, match="cannot read the game record"):
         store.load(game)
 
@@ -455,16 +549,18 @@ def test_an_empty_sqlite_file_becomes_a_record(db: Path) -> None:
 
 
 def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path) -> None:
-    game = store.create(
+    info = store.create(
         ruleset=WIKIPEDIA,
         paytable=find_paytable("even"),
         stakes=StakeArrangement.BANK,
-        dice="secure",
+        dice=DiceKind.SECURE,
+        kind=GameKind.PLAY,
         settings={"bot_unit": "5/2"},
     )
-    assert store.load(game).info.settings == {"bot_unit": "5/2"}
-    sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '["not", "a table"]', game)
-    refused_whole(store, game, f"record of game {game} is corrupt", "settings")
+    assert info.settings == {"bot_unit": "5/2"}
+    assert store.load(info.id).info.settings == {"bot_unit": "5/2"}
+    sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '{"bot_unit": 5, "kind": "play"}', info.id)
+    refused_whole(store, info.id, f"record of game {info.id} is corrupt", "settings are not a table of texts")
 
 
 @pytest.mark.skipif(
@@ -482,19 +578,23 @@ def test_a_game_round_trips_through_another_database() -> None:
             store,
             ruleset=WIKIPEDIA,
             paytable=find_paytable("wikipedia"),
-            dice="seeded",
+            dice=DiceKind.SEEDED,
             seed=8,
             settings={"bot_unit": "2/1"},
             brains=BotBrains(unit=Fraction(2)),
         )
-        for name, bot in (("Cas", "setter"), ("Sam", "setter"), ("Bea", "bystander")):
-            session.play(Sit(name, Fraction(50), bot))
+        for name, bot in (("Cas", BotPolicy.SETTER), ("Sam", BotPolicy.SETTER), ("Bea", BotPolicy.BYSTANDER)):
+            session.play(Sit(name, Fraction(50), bot), by=REFEREE)
         for _ in range(40):
             session.bots_act()
-            session.throw()
+            session.throw(by=REFEREE)
         loaded = store.load(session.game)
         assert loaded.table == session.table
         assert loaded.info.settings == {"bot_unit": "2/1"}
-        assert len(loaded.entries) == len(session.entries)
+        assert loaded.entries == tuple(session.entries)
+        assert {entry.actor for entry in loaded.entries} >= {Actor.player("Cas"), REFEREE}
+        resumed = Session.resume(store, session.game, kind=GameKind.PLAY, brains=BotBrains(unit=Fraction(2)))
+        assert resumed.table == session.table
+        assert store.latest(GameKind.PLAY) >= session.game
     finally:
         store.close()

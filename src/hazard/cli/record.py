@@ -7,7 +7,7 @@ with one ``error:`` line; nothing is shown half-loaded.
 from __future__ import annotations
 
 import enum
-from pathlib import Path
+import json
 from typing import Annotated
 
 import typer
@@ -15,11 +15,10 @@ from rich import box
 from rich.table import Table as RichTable
 
 from hazard.cli.app import app, console
-from hazard.cli.tableview import entries_view, game_csv, game_json, info_text, table_view
-from hazard.core.errors import InvalidError
-from hazard.table.record import GameStore
+from hazard.cli.tableview import entries_view, game_csv, info_text, table_view
+from hazard.table import GameStore, MoneyStyle, game_json
 
-__all__ = ["DbOption", "export", "list_games", "open_store", "record", "show"]
+__all__ = ["DbOption", "MoneyOption", "export", "list_games", "record", "show"]
 
 DbOption = Annotated[
     str | None,
@@ -27,6 +26,14 @@ DbOption = Annotated[
         "--db",
         help="The game record: an SQLite file or any SQLAlchemy URL (postgresql+psycopg://user@host/db); "
         "default: games.db in your user data folder.",
+    ),
+]
+MoneyOption = Annotated[
+    MoneyStyle,
+    typer.Option(
+        "--money",
+        help="How sums are shown: decimal (101.67), exact (305/3) or lsd, pounds, shillings and pence "
+        "(£101 13s 4d).",
     ),
 ]
 GameNumber = Annotated[int, typer.Argument(help="The game's number (see 'hazard record list').")]
@@ -47,20 +54,10 @@ class ExportFormat(enum.Enum):
     CSV = "csv"
 
 
-def open_store(db: str | None, *, create: bool) -> GameStore:
-    """The record at ``db`` (default: the user's data folder).
-
-    For reading, a file that is not there is refused rather than created empty.
-    """
-    if not create and db is not None and "://" not in db and not Path(db).expanduser().is_file():
-        raise InvalidError(f"cannot open the game record {db!r}: no such file")
-    return GameStore.open(db)
-
-
 @record_app.command("list")
 def list_games(db: DbOption = None) -> None:
     """Every game in the record, newest first."""
-    store = open_store(db, create=False)
+    store = GameStore.open(db, create=False)
     try:
         games = store.games()
     finally:
@@ -70,25 +67,26 @@ def list_games(db: DbOption = None) -> None:
         out.print(f"No games in the record at {store.url}", soft_wrap=True)
         return
     grid = RichTable(title=f"Games in {store.url}", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("game", "started", "label", "ruleset", "entries"):
+    for column in ("game", "started", "kind", "label", "ruleset", "entries"):
         grid.add_column(column, justify="right" if column in ("game", "entries") else "left")
-    for game, created, label, ruleset, count in games:
-        grid.add_row(str(game), created, label, ruleset, str(count))
+    for game in games:
+        kind = "?" if game.kind is None else game.kind.value
+        grid.add_row(str(game.id), game.created, kind, game.label, game.ruleset, str(game.entries))
     out.print(grid)
 
 
 @record_app.command()
-def show(game: GameNumber, db: DbOption = None) -> None:
-    """A game's setup, every entry with what it did, and the table it leads to."""
-    store = open_store(db, create=False)
+def show(game: GameNumber, db: DbOption = None, money: MoneyOption = MoneyStyle.DECIMAL) -> None:
+    """A game's setup, every entry with who entered it and what it did, and the table it leads to."""
+    store = GameStore.open(db, create=False)
     try:
         replayed = store.load(game)
     finally:
         store.close()
     out = console()
-    out.print(info_text(replayed.info), soft_wrap=True)
-    out.print(entries_view(replayed))
-    out.print(table_view(replayed.table))
+    out.print(info_text(replayed.info, money), soft_wrap=True)
+    out.print(entries_view(replayed, money))
+    out.print(table_view(replayed.table, money=money))
 
 
 @record_app.command()
@@ -97,13 +95,16 @@ def export(
     db: DbOption = None,
     output: Annotated[ExportFormat, typer.Option("--format", "-f", help="json or csv.")] = ExportFormat.JSON,
 ) -> None:
-    """A game's entries, each with its standing and the events it caused, as JSON (with the state) or CSV."""
-    store = open_store(db, create=False)
+    """A game's entries, each with its actor, standing and events, as JSON (with the state) or CSV.
+
+    Sums are exact (``305/3``), with a float beside each in JSON.
+    """
+    store = GameStore.open(db, create=False)
     try:
         replayed = store.load(game)
     finally:
         store.close()
     if output is ExportFormat.JSON:
-        print(game_json(replayed))
+        print(json.dumps(game_json(replayed), indent=2))
     else:
         print(game_csv(replayed), end="")

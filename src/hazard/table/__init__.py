@@ -1,1 +1,172 @@
-"""Playing Hazard at a table: players, stakes, side bets, dice passing, dice sources, bots and the record."""
+"""Playing Hazard at a table: the one service every front end drives.
+
+A front end opens a :class:`GameStore`, starts or resumes a :class:`Session`, and hands it what each person
+typed with who typed it (:meth:`Session.act`); the table decides who may do what, settles the money, passes
+the dice and keeps the record. Everything a front end shows is read off the session: the :class:`Table`
+(whose :attr:`Table.turn` it is, every bankroll and stake), the events of each action in words
+(:func:`event_text`), the record's entries (:func:`entry_text`, :func:`standing`), and the JSON forms of a
+table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions, shown in a
+:class:`MoneyStyle`.
+
+>>> store = GameStore.open("sqlite://")  # an in-memory record
+>>> from hazard.core.rulesets import find_ruleset
+>>> rules = find_ruleset("craps")
+>>> pays, _ = table_paytable(rules)
+>>> session = Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.SEEDED, seed=1)
+>>> for name in ("Ann", "Bob"):
+...     _ = session.act(f"sit {name} 20", by=Actor.player(name))
+>>> [str(event) for done in session.act("stake 5", by=Actor.player("Bob")) for event in done.events]
+['Bob stakes 5.00 against Ann']
+>>> str(session.table.turn)
+'Ann to throw; stakes may be laid'
+"""
+
+from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    ActorKind,
+    BotPolicy,
+    Call,
+    CancelBet,
+    OfferBet,
+    PassDice,
+    Roll,
+    Sit,
+    Stake,
+    TableAction,
+    TakeBet,
+    ThrowDice,
+    Withdraw,
+    action_from_json,
+    action_text,
+    action_to_json,
+    check_name,
+    is_verb,
+    parse_action,
+)
+from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
+from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
+from hazard.table.events import (
+    AnyEvent,
+    BetCancelled,
+    BetOffered,
+    BetSettled,
+    BetTaken,
+    CasterChanged,
+    RoundSettled,
+    Seated,
+    Staked,
+    TableEvent,
+    Thrown,
+    Withdrawn,
+    event_text,
+)
+from hazard.table.game import (
+    FORMAT,
+    Correction,
+    Entry,
+    GameInfo,
+    GameKind,
+    ReplayedGame,
+    Standing,
+    effective_actions,
+    entry_data,
+    entry_note,
+    entry_text,
+    entry_to_json,
+    game_json,
+    info_json,
+    replay,
+    standing,
+)
+from hazard.table.money import MoneyStyle, format_money, parse_money
+from hazard.table.record import GameStore, GameSummary, default_database_url
+from hazard.table.session import Recorded, Session, check_seats, table_paytable
+from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
+from hazard.table.transitions import acting_for, apply_action
+
+__all__ = [
+    "FORMAT",
+    "REFEREE",
+    "Actor",
+    "ActorKind",
+    "AnyEvent",
+    "BetCancelled",
+    "BetOffered",
+    "BetSettled",
+    "BetTaken",
+    "BotBrains",
+    "BotMove",
+    "BotPolicy",
+    "Call",
+    "CancelBet",
+    "CasterChanged",
+    "Correction",
+    "DiceKind",
+    "DiceSource",
+    "Entry",
+    "GameInfo",
+    "GameKind",
+    "GameStore",
+    "GameSummary",
+    "HazardError",
+    "IllegalError",
+    "InvalidError",
+    "MainChoice",
+    "MoneyStyle",
+    "Need",
+    "OfferBet",
+    "PassDice",
+    "Player",
+    "Recorded",
+    "ReplayedGame",
+    "Roll",
+    "RoundSettled",
+    "Seated",
+    "SecureDice",
+    "SeededDice",
+    "Session",
+    "SideBet",
+    "Sit",
+    "Stake",
+    "Staked",
+    "Standing",
+    "Table",
+    "TableAction",
+    "TableEvent",
+    "TakeBet",
+    "ThrowDice",
+    "Thrown",
+    "Transfer",
+    "Turn",
+    "Wager",
+    "Withdraw",
+    "Withdrawn",
+    "acting_for",
+    "action_from_json",
+    "action_text",
+    "action_to_json",
+    "apply_action",
+    "best_main",
+    "check_name",
+    "check_seats",
+    "default_database_url",
+    "effective_actions",
+    "entry_data",
+    "entry_note",
+    "entry_text",
+    "entry_to_json",
+    "event_text",
+    "format_money",
+    "game_json",
+    "info_json",
+    "is_verb",
+    "new_table",
+    "parse_action",
+    "parse_money",
+    "replay",
+    "standing",
+    "table_json",
+    "table_paytable",
+]

@@ -1,43 +1,112 @@
-"""Everything that can happen at a table, as plain data that the game record stores one per line.
+"""Everything that can happen at a table, who does it, and the two forms each action is written in.
 
 An action is an input: a player sits down, a stake is laid, the caster calls, the dice show a throw, a side
-bet is offered or taken, the dice are handed on. The table's state is whatever replaying the actions through
-:func:`hazard.table.state.apply_action` gives; nothing else is stored.
+bet is offered or taken, the dice are handed on. The caster's call and the throw are the rules engine's own
+actions (:class:`~hazard.core.engine.Call` and :class:`~hazard.core.dice.Roll`); the rest belong to the table.
+Every action is taken by an :class:`Actor`, a seated player or the referee, and the table decides whether
+that actor may take it (:func:`hazard.table.transitions.apply_action`).
 
->>> action_from_json(action_to_json(Throw(Roll(3, 4))))
-Throw(roll=Roll(a=3, b=4))
+Each action has one text form, printed by :func:`action_text` and read back by :func:`parse_action`, as
+python-chess's ``Move.uci()`` and ``Move.from_uci()`` are one notation. The printed form names every player
+(``stake Bob 5``); a player typing for himself may leave his own name out (``stake 5``), and the parser fills
+it in from the actor. The game record stores the JSON form (:func:`action_to_json`).
+
+>>> ann = Actor.player("Ann")
+>>> parse_action("stake 5", by=ann)
+Stake(player='Ann', amount=Fraction(5, 1), consent=False)
+>>> action_text(parse_action("offer Bob 2 on 4 or 10 before 7 at 2 to 1", by=REFEREE))
+'offer Bob 2 on 4 or 10 before 7 at 2/1'
+>>> action_from_json(action_to_json(Roll(3, 4)))
+Roll(a=3, b=4)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from hazard.core.dice import Roll
+from hazard.core.engine import Call
 from hazard.core.errors import InvalidError
 from hazard.core.numbers import fraction_text
+from hazard.table.money import MoneyStyle, format_money, parse_money
 
 __all__ = [
-    "BOT_POLICIES",
+    "REFEREE",
+    "Actor",
+    "ActorKind",
+    "BotPolicy",
     "Call",
     "CancelBet",
     "OfferBet",
     "PassDice",
+    "Roll",
     "Sit",
     "Stake",
     "TableAction",
     "TakeBet",
-    "Throw",
+    "ThrowDice",
     "Withdraw",
     "action_from_json",
+    "action_text",
     "action_to_json",
+    "actor_from_json",
+    "actor_to_json",
+    "check_name",
+    "is_verb",
+    "parse_action",
 ]
 
+MAX_NAME = 40
+"""The longest name a player may have."""
 
-BOT_POLICIES = ("setter", "bystander")
-"""The bot policies a seat can be played by (see :mod:`hazard.table.bots`)."""
+
+class ActorKind(enum.Enum):
+    """Who takes an action: a player seated at the table, or the referee who enters it for a player."""
+
+    PLAYER = "player"
+    REFEREE = "referee"
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who takes an action: ``Actor.player("Ann")``, or :data:`REFEREE`."""
+
+    kind: ActorKind
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is ActorKind.PLAYER) != (self.name is not None):
+            raise InvalidError(
+                f"invalid actor {self.kind.value} {self.name!r}: a player has a name, the referee none"
+            )
+
+    @classmethod
+    def player(cls, name: str) -> Actor:
+        """The seated player ``name``."""
+        return cls(ActorKind.PLAYER, name)
+
+    @property
+    def is_referee(self) -> bool:
+        return self.kind is ActorKind.REFEREE
+
+    def __str__(self) -> str:
+        return "the referee" if self.name is None else self.name
+
+
+REFEREE = Actor(ActorKind.REFEREE)
+"""The referee, who may enter any player's action (and whose entries the record marks as such)."""
+
+
+class BotPolicy(enum.Enum):
+    """How a bot seated at a table plays (see :mod:`hazard.table.bots`)."""
+
+    SETTER = "setter"
+    BYSTANDER = "bystander"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +115,8 @@ class Sit:
 
     name: str
     bankroll: Fraction
-    bot: str | None = None
-    """The bot policy playing this seat (see :mod:`hazard.table.bots`), or None for a person."""
+    bot: BotPolicy | None = None
+    """The policy of the bot playing this seat, or None for a person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +134,6 @@ class Withdraw:
     """``player`` takes back the stakes laid against the caster before the round has begun."""
 
     player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """The caster calls ``main``."""
-
-    main: int
-
-
-@dataclass(frozen=True, slots=True)
-class Throw:
-    """The dice showed ``roll``."""
-
-    roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +166,329 @@ class PassDice:
     """The caster hands the dice on between rounds, by choice."""
 
 
-TableAction = Sit | Stake | Withdraw | Call | Throw | OfferBet | TakeBet | CancelBet | PassDice
+@dataclass(frozen=True, slots=True)
+class ThrowDice:
+    """A request to throw the game's own dice: not an action until the dice say what they show."""
+
+
+TableAction = Sit | Stake | Withdraw | Call | Roll | OfferBet | TakeBet | CancelBet | PassDice
 """Any action at a table."""
+
+
+# --- names ------------------------------------------------------------------------------------------------
+
+_BARE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_'.-]*$")
+_RESERVED = frozenset({"referee", "consent", "on", "at", "as"})
+
+
+def check_name(name: str) -> str:
+    """``name`` as a player's name (1 to 40 printable characters, no double quote), its spaces tidied (one
+    between words, none around them, as commands read it back); else refused.
+
+    >>> check_name("  Ann   Lee ")
+    'Ann Lee'
+    """
+    stripped = " ".join(name.split())
+    if (
+        not stripped
+        or len(stripped) > MAX_NAME
+        or '"' in stripped
+        or not stripped.isprintable()
+        or stripped.lower() in _RESERVED
+    ):
+        raise InvalidError(
+            f"invalid player name {name[:60]!r}: expected 1 to {MAX_NAME} printable characters, no double "
+            f"quote, and not one of the words {', '.join(sorted(_RESERVED))}"
+        )
+    return stripped
+
+
+def _name_text(name: str) -> str:
+    """A name as commands write it: bare where it is one word beginning with a letter, else in quotes."""
+    return name if _BARE_NAME.match(name) else f'"{name}"'
+
+
+# --- the text form ----------------------------------------------------------------------------------------
+
+
+def action_text(action: TableAction, money: MoneyStyle = MoneyStyle.EXACT) -> str:
+    """``action`` as a command (``stake Bob 5``, ``throw 3-4``); sums in ``money`` where it is exact.
+
+    Whatever the style, the text reads back to the same action with :func:`parse_action`.
+
+    >>> action_text(Sit("Ann Lee", Fraction(305, 3)), MoneyStyle.LSD)
+    'sit "Ann Lee" £101 13s 4d'
+    """
+
+    def amount(value: Fraction) -> str:
+        text = format_money(value, money)
+        try:
+            exact = parse_money(text, allow_zero=True) == value
+        except InvalidError:  # a sum no command may carry (below zero): written exactly, for the message
+            exact = False
+        return text if exact else format_money(value, MoneyStyle.EXACT)
+
+    if isinstance(action, Sit):
+        bot = "" if action.bot is None else f" as a {action.bot.value} bot"
+        return f"sit {_name_text(action.name)} {amount(action.bankroll)}{bot}"
+    if isinstance(action, Stake):
+        consent = " consent" if action.consent else ""
+        return f"stake {_name_text(action.player)} {amount(action.amount)}{consent}"
+    if isinstance(action, Withdraw):
+        return f"withdraw {_name_text(action.player)}"
+    if isinstance(action, Call):
+        return str(action)
+    if isinstance(action, Roll):
+        return f"throw {action}"
+    if isinstance(action, OfferBet):
+        odds = "" if action.odds == 1 else f" at {fraction_text(action.odds)}"
+        return f"offer {_name_text(action.backer)} {amount(action.amount)} on {action.proposition}{odds}"
+    if isinstance(action, TakeBet):
+        return f"take {action.bet} {_name_text(action.layer)}"
+    if isinstance(action, CancelBet):
+        return f"cancel {action.bet}"
+    return "pass"
+
+
+_USAGE = {
+    "sit": "sit NAME BANKROLL, e.g. sit Dan 100",
+    "stake": "stake [NAME] AMOUNT [consent], e.g. stake 5 or stake Bob 5",
+    "withdraw": "withdraw [NAME]",
+    "call": "call MAIN, e.g. call 7",
+    "throw": "throw [ROLL], e.g. throw, or throw 3-4 for real dice",
+    "offer": "offer [NAME] AMOUNT on BET [at ODDS], e.g. offer 2 on 4 or 10 before 7",
+    "take": "take N [NAME], e.g. take 1",
+    "cancel": "cancel N, e.g. cancel 1",
+    "pass": "pass",
+}
+_NAMED = {
+    "stake": "stake NAME AMOUNT [consent], e.g. stake Bob 5",
+    "withdraw": "withdraw NAME, e.g. withdraw Bob",
+    "offer": "offer NAME AMOUNT on BET [at ODDS], e.g. offer Cat 2 on 4 or 10 before 7",
+    "take": "take N NAME, e.g. take 1 Bob",
+}
+VERBS: tuple[str, ...] = tuple(_USAGE)
+"""The verbs of the text form, in the order help lists them."""
+
+_THROW_WORDS = frozenset({"throw", "t", "roll"})
+_ROLL_LIKE = re.compile(r"^[0-9]{2}$|^[0-9]\s*[-,+/x ]\s*[0-9]$")
+_MAIN = re.compile(r"^[0-9]{1,2}$")
+_BET_NUMBER = re.compile(r"^#?([0-9]{1,9})$")
+_NAME_TOKEN = re.compile(r'^\s*("([^"]*)"|(\S+))\s*(.*)$', re.DOTALL)
+_ON = re.compile(r"\s+on\s+", re.IGNORECASE)
+_AT_ODDS = re.compile(
+    r"\s+at\s+(?P<odds>evens|even money|[0-9]{1,9}(?:\.[0-9]{1,6})?(?:\s*(?:/|:|to)\s*[0-9]{1,9})?)\s*$",
+    re.IGNORECASE,
+)
+_AS_BOT = re.compile(r"\s+as\s+(?:an?\s+)?(?P<policy>\S+)(?:\s+bot)?\s*$", re.IGNORECASE)
+_MAX_TEXT = 400
+
+
+def _usage(verb: str, text: str) -> InvalidError:
+    return InvalidError(f"invalid command {text!r}: expected {_USAGE[verb]}")
+
+
+class _Reader:
+    """One command being read: its verb, the rest, the actor and the names seated."""
+
+    def __init__(self, text: str, by: Actor, players: Sequence[str]) -> None:
+        self.text = " ".join(text.split())
+        verb, _, rest = self.text.partition(" ")
+        self.verb = verb.lower()
+        self.rest = rest
+        self.by = by
+        self.players = players
+
+    def fail(self) -> InvalidError:
+        if self.by.is_referee and self.verb in _NAMED:
+            return InvalidError(f"invalid command {self.text!r}: expected {_NAMED[self.verb]}")
+        return _usage(self.verb if self.verb in _USAGE else "throw", self.text)
+
+    def who(self, name: str) -> str:
+        """The seated player ``name`` means, in any case; else the name as typed (the table then says)."""
+        matches = [p for p in self.players if p.lower() == name.lower()]
+        return matches[0] if len(matches) == 1 else name
+
+    def me(self) -> str:
+        """The actor's own name, for a command that leaves it out; the referee must always name the player."""
+        if self.by.name is None:
+            named = _NAMED[self.verb]
+            raise InvalidError(f"invalid command {self.text!r}: the referee names the player: {named}")
+        return self.by.name
+
+    def name_then(self, rest: str) -> tuple[str, str]:
+        """The name at the start of ``rest`` (bare, or in double quotes), and what follows it."""
+        match = _NAME_TOKEN.match(rest)
+        if match is None:
+            raise self.fail()
+        name = match.group(2) if match.group(2) is not None else match.group(3)
+        return self.who(check_name(name)), match.group(4)
+
+    def whose_sum(self, rest: str, what: str) -> tuple[str, Fraction]:
+        """``[NAME] AMOUNT``: the actor's own sum where the whole is a sum, else a name and then a sum."""
+        if not rest:
+            raise self.fail()
+        if not rest.startswith('"'):
+            try:
+                amount = parse_money(rest, what=what)
+            except InvalidError:
+                if " " not in rest and self.by.name is not None:
+                    raise
+            else:
+                return self.me(), amount
+        name, money = self.name_then(rest)
+        if not money:
+            raise self.fail()
+        return name, parse_money(money, what=what)
+
+
+def _number(text: str, what: str, pattern: re.Pattern[str] = _BET_NUMBER) -> int:
+    match = pattern.match(text)
+    if match is None:
+        raise InvalidError(f"invalid {what} {text[:60]!r}: expected a whole number")
+    return int(match.group(1) if match.groups() else match.group(0))
+
+
+def _odds(text: str | None) -> Fraction:
+    if text is None or text.lower() in ("evens", "even money"):
+        return Fraction(1)
+    odds = Fraction(re.sub(r"\s*(?::|to)\s*", "/", text.lower()))
+    if odds <= 0:
+        raise InvalidError(f"invalid odds {text!r}: expected odds above 0, such as 2/1 or evens")
+    return odds
+
+
+def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableAction | ThrowDice:
+    """Read a command typed by ``by``; ``players`` are the names seated, matched in any case.
+
+    ``throw`` alone asks for the game's own dice (:class:`ThrowDice`); a roll such as ``3-4`` or ``34`` is the
+    throw of real dice; a single digit is a call. Whether the action is allowed now is the table's to say:
+    this refuses only what is no action at all, with an :class:`InvalidError` naming the text.
+
+    >>> parse_action("take #3", by=Actor.player("Cat")), parse_action("3 4", by=REFEREE)
+    (TakeBet(bet=3, layer='Cat'), Roll(a=3, b=4))
+    """
+    if len(text) > _MAX_TEXT:
+        raise InvalidError(
+            f"invalid command {text[:40]!r} (and {len(text) - 40} more characters): "
+            f"expected at most {_MAX_TEXT} characters"
+        )
+    read = _Reader(text, by, players)
+    verb, rest = read.verb, read.rest
+    if not verb:
+        return ThrowDice()
+    if verb in _THROW_WORDS:
+        return ThrowDice() if not rest else Roll.parse(rest)
+    if not rest and _MAIN.match(verb) and len(verb) == 1:
+        return Call(int(verb))
+    if _ROLL_LIKE.match(read.text):
+        return Roll.parse(read.text)
+    if verb == "call":
+        if not _MAIN.match(rest):
+            raise read.fail()
+        return Call(int(rest))
+    if verb == "pass":
+        if rest:
+            raise read.fail()
+        return PassDice()
+    if verb == "withdraw":
+        return Withdraw(read.name_then(rest)[0] if rest else read.me())
+    if verb == "stake":
+        consent = rest.lower().endswith(" consent") or rest.lower() == "consent"
+        if consent:
+            rest = rest[: -len("consent")].rstrip()
+        player, amount = read.whose_sum(rest, "stake")
+        return Stake(player, amount, consent)
+    if verb == "sit":
+        return _sit(read)
+    if verb == "offer":
+        return _offer(read)
+    if verb in ("take", "cancel"):
+        words = rest.split(maxsplit=1)
+        if not words:
+            raise read.fail()
+        number = _number(words[0], "side bet number")
+        if verb == "cancel":
+            if len(words) > 1:
+                raise read.fail()
+            return CancelBet(number)
+        return TakeBet(number, read.name_then(words[1])[0] if len(words) > 1 else read.me())
+    raise InvalidError(f"unknown command {read.text[:60]!r}: expected one of {', '.join(VERBS)}, or a roll")
+
+
+def is_verb(word: str) -> bool:
+    """Whether ``word`` begins a command of the text form (a verb, a roll or a main).
+
+    >>> is_verb("Stake"), is_verb("3-4"), is_verb("dance")
+    (True, True, False)
+    """
+    word = word.lower()
+    return word in _USAGE or word in _THROW_WORDS or not word or word[0].isdigit()
+
+
+def _sit(read: _Reader) -> Sit:
+    rest, bot = read.rest, None
+    match = _AS_BOT.search(rest)
+    if match is not None:
+        try:
+            bot = BotPolicy(match["policy"].lower())
+        except ValueError:
+            policies = " or ".join(policy.value for policy in BotPolicy)
+            raise InvalidError(
+                f"invalid bot {match['policy']!r} in {read.text!r}: expected {policies}"
+            ) from None
+        rest = rest[: match.start()]
+    name, money = read.name_then(rest)
+    if not money:
+        raise read.fail()
+    return Sit(name, parse_money(money, what=f"bankroll for {name}", allow_zero=True), bot)
+
+
+def _offer(read: _Reader) -> OfferBet:
+    parts = _ON.split(read.rest, maxsplit=1)
+    if len(parts) != 2:
+        raise read.fail()
+    head, bet = parts
+    odds = None
+    match = _AT_ODDS.search(bet)
+    if match is not None:
+        odds, bet = match["odds"], bet[: match.start()]
+    if not bet.strip():
+        raise read.fail()
+    backer, amount = read.whose_sum(head, "side bet amount")
+    return OfferBet(backer, bet.strip(), amount, _odds(odds))
+
+
+# --- the JSON form ----------------------------------------------------------------------------------------
+
+
+def actor_to_json(actor: Actor) -> dict[str, Any]:
+    """The JSON object the game record stores for ``actor``."""
+    if actor.name is None:
+        return {"kind": actor.kind.value}
+    return {"kind": actor.kind.value, "name": actor.name}
+
+
+def actor_from_json(data: object) -> Actor:
+    """Read a stored actor back; an :class:`InvalidError` for anything else."""
+    if data == {"kind": ActorKind.REFEREE.value}:
+        return REFEREE
+    if (
+        isinstance(data, dict)
+        and set(data) == {"kind", "name"}
+        and data["kind"] == ActorKind.PLAYER.value
+        and isinstance(data["name"], str)
+        and data["name"]
+    ):
+        return Actor.player(data["name"])
+    raise InvalidError(f"invalid actor {str(data)[:80]!r}: expected a player with a name, or the referee")
 
 
 def action_to_json(action: TableAction) -> dict[str, Any]:
     """The JSON object the game record stores for ``action``."""
     if isinstance(action, Sit):
-        return {
-            "type": "sit",
-            "name": action.name,
-            "bankroll": fraction_text(action.bankroll),
-            "bot": action.bot,
-        }
+        bot = None if action.bot is None else action.bot.value
+        return {"type": "sit", "name": action.name, "bankroll": fraction_text(action.bankroll), "bot": bot}
     if isinstance(action, Stake):
         return {
             "type": "stake",
@@ -135,8 +500,8 @@ def action_to_json(action: TableAction) -> dict[str, Any]:
         return {"type": "withdraw", "player": action.player}
     if isinstance(action, Call):
         return {"type": "call", "main": action.main}
-    if isinstance(action, Throw):
-        return {"type": "throw", "roll": str(action.roll)}
+    if isinstance(action, Roll):
+        return {"type": "throw", "roll": str(action)}
     if isinstance(action, OfferBet):
         return {
             "type": "offer-bet",
@@ -184,11 +549,15 @@ class _Fields:
 
     def money(self, name: str) -> Fraction:
         value = self.text(name)
+        if not re.fullmatch(r"-?[0-9]{1,40}/[0-9]{1,40}", value):
+            raise InvalidError(
+                f"invalid {self.kind} action: {name} = {value[:60]!r}, expected a fraction a/b"
+            )
         try:
             amount = Fraction(value)
-        except (ValueError, ZeroDivisionError):
+        except ZeroDivisionError:
             raise InvalidError(
-                f"invalid {self.kind} action: {name} = {value!r}, expected a fraction"
+                f"invalid {self.kind} action: {name} = {value!r}, expected a fraction a/b"
             ) from None
         if amount < 0:
             raise InvalidError(f"invalid {self.kind} action: {name} = {value!r}, expected 0 or more")
@@ -198,14 +567,16 @@ class _Fields:
 def action_from_json(data: object) -> TableAction:
     """Read one stored action back; an :class:`InvalidError` for anything that is not exactly one."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise InvalidError(f"invalid action {data!r}: expected a JSON object with a 'type'")
+        raise InvalidError(f"invalid action {str(data)[:80]!r}: expected a JSON object with a 'type'")
     kind = data["type"]
     if kind == "sit":
         f = _Fields(data, kind, {"name", "bankroll", "bot"})
         bot = data["bot"]
-        if bot is not None and not isinstance(bot, str):
-            raise InvalidError(f"invalid sit action: bot = {bot!r}, expected text or null")
-        return Sit(f.text("name"), f.money("bankroll"), bot)
+        try:
+            policy = None if bot is None else BotPolicy(bot)
+        except ValueError:
+            raise InvalidError(f"invalid sit action: bot = {bot!r}, expected a bot policy or null") from None
+        return Sit(f.text("name"), f.money("bankroll"), policy)
     if kind == "stake":
         f = _Fields(data, kind, {"player", "amount", "consent"})
         return Stake(f.text("player"), f.money("amount"), f.flag("consent"))
@@ -214,7 +585,7 @@ def action_from_json(data: object) -> TableAction:
     if kind == "call":
         return Call(_Fields(data, kind, {"main"}).number("main"))
     if kind == "throw":
-        return Throw(Roll.parse(_Fields(data, kind, {"roll"}).text("roll")))
+        return Roll.parse(_Fields(data, kind, {"roll"}).text("roll"))
     if kind == "offer-bet":
         f = _Fields(data, kind, {"backer", "proposition", "amount", "odds"})
         return OfferBet(f.text("backer"), f.text("proposition"), f.money("amount"), f.money("odds"))
@@ -227,6 +598,6 @@ def action_from_json(data: object) -> TableAction:
         _Fields(data, kind, set())
         return PassDice()
     raise InvalidError(
-        f"invalid action type {kind!r}: expected sit, stake, withdraw, call, throw, offer-bet, "
+        f"invalid action type {kind[:40]!r}: expected sit, stake, withdraw, call, throw, offer-bet, "
         "take-bet, cancel-bet or pass-dice"
     )

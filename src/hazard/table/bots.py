@@ -1,58 +1,121 @@
 """Bots that sit at a table: what each would do now, as actions, decided from the table alone.
 
 Bots choose; they never roll. Their choices are deterministic, so a game with bots and seeded dice replays
-the same from its record. The best main for a calling caster comes from outside (the exact analyser, which
-this layer does not import): :class:`BotBrains` is handed the main to call.
-
-Policies, by name:
+the same from its record. Policies (:class:`~hazard.table.actions.BotPolicy`):
 
 - ``setter``: stakes the table's unit against the caster whenever it can cover it, and takes any side bet
   offered on one of the even-money propositions the 1674 source recommends.
 - ``bystander``: stakes nothing; at the start of each round offers one of those even-money bets (in turn)
   if it has none open, and takes such bets when offered.
 
-Any bot holding the dice calls the main it was given (7 by default).
+Any bot holding the dice calls the main with the best expected value for the caster under the table's
+paytable (:func:`best_main`). Where the caster names his stake against a bank, the first bot that can cover
+it takes it (:meth:`BotBrains.cover`); a bot caster agrees to a late bet whenever it can cover it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
-from hazard.core.engine import Mover, to_move
-from hazard.core.errors import InvalidError
+from hazard.core.dice import ways
+from hazard.core.engine import Call, Mover, to_move
+from hazard.core.errors import HazardError, InvalidError
+from hazard.core.paytable import Paytable
 from hazard.core.propositions import SOURCE_BETS, parse_proposition
-from hazard.core.rules import StakeArrangement
-from hazard.core.state import Phase
-from hazard.table.actions import BOT_POLICIES, Call, OfferBet, Stake, TableAction, TakeBet
-from hazard.table.state import Table, apply_action
+from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
+from hazard.core.state import Outcome, Phase, Termination
+from hazard.table.actions import Actor, BotPolicy, OfferBet, Stake, TableAction, TakeBet
+from hazard.table.state import Table
+from hazard.table.transitions import apply_action
 
-__all__ = ["BOT_POLICIES", "BotBrains"]
+__all__ = ["BotBrains", "BotMove", "MainChoice", "best_main"]
 
 _FAIR_BETS = frozenset(parse_proposition(text) for text in SOURCE_BETS)
 
 
+@dataclass(frozen=True, slots=True)
+class MainChoice:
+    """The main a bot caster calls, and why: the caster's exact expected value and chance of winning."""
+
+    main: int
+    ev: Fraction
+    """The caster's expected net per unit staked, under the paytable."""
+    p_win: Fraction
+    paytable: str
+
+    def reason(self) -> str:
+        """Why this main, in words."""
+        sign = "+" if self.ev >= 0 else "-"
+        return (
+            f"the best main by exact analysis (expected value {sign}{abs(self.ev)} = {float(self.ev):+.4f} "
+            f"a unit staked under paytable {self.paytable}; P(win) {float(self.p_win):.4f})"
+        )
+
+
+@lru_cache(maxsize=64)
+def best_main(ruleset: Ruleset, paytable: Paytable) -> MainChoice | None:
+    """The main with the highest expected value for the caster under ``paytable``, then the highest P(win).
+
+    None where the caster does not call the main. A called round has a closed form, since throws that
+    decide nothing are thrown again: with ``D`` the ways of the decisive opening totals, a nick comes with
+    probability ``ways(nicks) / D``, an out ``ways(outs) / D``, and each chance ``c`` is set with
+    ``ways(c) / D`` and then won with ``ways(c) / (ways(c) + ways(main))``.
+
+    >>> from hazard.core.rulesets import find_paytable, find_ruleset
+    >>> choice = best_main(find_ruleset("wikipedia"), find_paytable("wikipedia"))
+    >>> choice.main, choice.ev
+    (7, Fraction(1, 9))
+    """
+    if ruleset.method is not MainMethod.CALLED:
+        return None
+    choices = []
+    for row in ruleset.rows:
+        main = row.main
+        decisive = sum(ways(total) for total in row.nicks | row.outs | row.chances)
+        p_nick = Fraction(sum(ways(total) for total in row.nicks), decisive)
+        p_out = Fraction(sum(ways(total) for total in row.outs), decisive)
+        p_win = p_nick
+        ev = p_nick * paytable.caster_net(Outcome(Termination.NICK, main))
+        ev += p_out * paytable.caster_net(Outcome(Termination.OUT, main))
+        for chance in sorted(row.chances):
+            p_set = Fraction(ways(chance), decisive)
+            p_first = Fraction(ways(chance), ways(chance) + ways(main))
+            p_win += p_set * p_first
+            ev += p_set * p_first * paytable.caster_net(Outcome(Termination.CHANCE, main, chance))
+            ev += p_set * (1 - p_first) * paytable.caster_net(Outcome(Termination.MAIN, main, chance))
+        choices.append(MainChoice(main, ev, p_win, paytable.id))
+    return max(choices, key=lambda choice: (choice.ev, choice.p_win))
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """An action a bot wants to take, and the bot that takes it."""
+
+    action: TableAction
+    by: Actor
+
+
 @dataclass(frozen=True)
 class BotBrains:
-    """What the bots at a table know: the stake unit and the main a bot caster calls."""
+    """What the bots at a table know: the stake unit a setter stakes and a bystander bets."""
 
     unit: Fraction = Fraction(1)
-    main: int | None = None
-    """The main a bot caster calls where the main is called; None: 7 if it is a main, else the first."""
 
     def __post_init__(self) -> None:
         if self.unit <= 0:
             raise InvalidError(f"invalid bot stake unit {self.unit}: expected more than 0")
 
-    def call(self, table: Table) -> Call | None:
+    def call(self, table: Table) -> BotMove | None:
         """The call a bot caster makes now, if it holds the dice and must call."""
         if table.caster is None or table.player(table.caster).bot is None:
             return None
         if to_move(table.round) is not Mover.CASTER:
             return None
-        mains = table.ruleset.mains
-        main = self.main if self.main in mains else (7 if 7 in mains else mains[0])
-        return Call(main)
+        choice = best_main(table.ruleset, table.paytable)
+        assert choice is not None  # the caster calls only where the ruleset has the main called
+        return BotMove(Call(choice.main), Actor.player(table.caster))
 
     def cover(self, table: Table, amount: Fraction) -> str | None:
         """The bot that takes a caster's stake of ``amount`` under the bank arrangement, if any can.
@@ -63,38 +126,39 @@ class BotBrains:
         if table.caster is None or table.stakes is not StakeArrangement.BANK:
             return None
         bots = [p for p in table.players if p.bot is not None and p.name != table.caster]
-        for player in sorted(bots, key=lambda p: p.bot != "setter"):
-            if _affordable(table, Stake(player.name, amount)):
+        for player in sorted(bots, key=lambda p: p.bot is not BotPolicy.SETTER):
+            if _accepted(table, Stake(player.name, amount), Actor.player(player.name)):
                 return player.name
         return None
 
     def consents(self, table: Table, stake: Stake) -> bool:
         """Whether a bot caster agrees to ``stake`` laid once the chance is set: whenever it can cover it."""
-        if table.caster is None or table.player(table.caster).bot is None or stake.consent:
+        caster = table.caster
+        if caster is None or table.player(caster).bot is None or stake.consent:
             return False
         if table.round.phase is not Phase.CHANCE:
             return False
-        return _affordable(table, replace(stake, consent=True))
+        return _accepted(table, replace(stake, consent=True), Actor.player(caster))
 
-    def stakes(self, table: Table) -> list[TableAction]:
+    def stakes(self, table: Table) -> list[BotMove]:
         """Stakes the setter bots lay before the round begins."""
         if table.caster is None or table.round_begun:
             return []
-        actions: list[TableAction] = []
+        moves: list[BotMove] = []
         staked = {w.opponent for w in table.wagers}
         for player in table.players:
-            if player.bot != "setter" or player.name == table.caster or player.name in staked:
+            if player.bot is not BotPolicy.SETTER or player.name == table.caster or player.name in staked:
                 continue
-            if table.stakes is StakeArrangement.SETTER_SUM and (table.wagers or actions):
+            if table.stakes is StakeArrangement.SETTER_SUM and (table.wagers or moves):
                 break  # one setter's sum a round
-            probe = Stake(player.name, self.unit)
-            if _affordable(table, probe):
-                actions.append(probe)
-        return actions
+            move = BotMove(Stake(player.name, self.unit), Actor.player(player.name))
+            if _accepted(table, move.action, move.by):
+                moves.append(move)
+        return moves
 
-    def side_bets(self, table: Table) -> list[TableAction]:
+    def side_bets(self, table: Table) -> list[BotMove]:
         """Side bets the bots offer or take now."""
-        actions: list[TableAction] = []
+        moves: list[BotMove] = []
         for bet in table.side_bets:
             if bet.layer is not None or bet.proposition not in _FAIR_BETS or bet.odds != 1:
                 continue
@@ -102,25 +166,32 @@ class BotBrains:
                 if player.bot is None or player.name == bet.backer:
                     continue
                 if table.available(player.name) >= bet.winnings:
-                    actions.append(TakeBet(bet.number, player.name))
+                    moves.append(BotMove(TakeBet(bet.number, player.name), Actor.player(player.name)))
                     break
         if table.round_begun:
-            return actions
+            return moves
         for player in table.players:
-            if player.bot != "bystander" or any(b.backer == player.name for b in table.side_bets):
+            if player.bot is not BotPolicy.BYSTANDER or any(b.backer == player.name for b in table.side_bets):
                 continue
             if table.available(player.name) >= self.unit:
                 # Each bystander starts at its own place in the list (by its name), then moves on a round.
-                start = sum(map(ord, player.name))
-                text = SOURCE_BETS[(table.rounds_played + start) % len(SOURCE_BETS)]
-                actions.append(OfferBet(player.name, text, self.unit))
-        return actions
+                first = sum(map(ord, player.name))
+                text = SOURCE_BETS[(table.rounds_played + first) % len(SOURCE_BETS)]
+                moves.append(BotMove(OfferBet(player.name, text, self.unit), Actor.player(player.name)))
+        return moves
+
+    def wanted(self, table: Table, *, call: bool = True) -> BotMove | None:
+        """The next thing a bot wants to do: a side bet or a stake first, then a bot caster's call."""
+        moves = [*self.side_bets(table), *self.stakes(table)]
+        if moves:
+            return moves[0]
+        return self.call(table) if call else None
 
 
-def _affordable(table: Table, stake: Stake) -> bool:
-    """Whether the table would accept ``stake``: the table, not the bot, decides what is covered."""
+def _accepted(table: Table, action: TableAction, by: Actor) -> bool:
+    """Whether the table would accept ``action``: the table, not the bot, decides what is covered."""
     try:
-        apply_action(table, stake)
-    except ValueError:
+        apply_action(table, action, by=by)
+    except HazardError:
         return False
     return True

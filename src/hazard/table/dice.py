@@ -1,11 +1,12 @@
-"""Where throws come from at a table: the operating system's secure generator, or a seeded one.
+"""Where throws come from at a table: the operating system's secure generator, a seeded one, or real dice.
 
-A third source, real dice typed in by a referee, needs no code here: the referee's text goes through
-:meth:`hazard.core.dice.Roll.parse`. The rules engine never rolls; only these do.
+Real dice need no code here: the referee types what they showed, read by :meth:`hazard.core.dice.Roll.parse`.
+The rules engine never rolls; only these do.
 """
 
 from __future__ import annotations
 
+import enum
 import random
 import secrets
 from dataclasses import dataclass
@@ -14,7 +15,27 @@ from typing import Protocol
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
 
-__all__ = ["DiceSource", "SecureDice", "SeededDice"]
+__all__ = ["DiceKind", "DiceSource", "SecureDice", "SeededDice", "dice_for"]
+
+
+class DiceKind(enum.Enum):
+    """Where a game's throws come from."""
+
+    SECURE = "secure"
+    """The operating system's secure generator."""
+    SEEDED = "seeded"
+    """A seeded generator: the same seed gives the same throws."""
+    TYPED = "typed"
+    """Real dice, their throws typed in by the referee."""
+
+    @property
+    def own(self) -> bool:
+        """Whether the game throws its own dice (a throw is asked for, never named)."""
+        return self is not DiceKind.TYPED
+
+    def describe(self, seed: int | None = None) -> str:
+        """The dice in words: ``seeded dice (seed 7)``."""
+        return f"seeded dice (seed {seed})" if self is DiceKind.SEEDED else f"{self.value} dice"
 
 
 class DiceSource(Protocol):
@@ -44,9 +65,20 @@ class SeededDice:
     seed: int
 
     def __post_init__(self) -> None:
-        if self.seed < 0:
-            raise InvalidError(f"invalid seed {self.seed}: expected a whole number of 0 or more")
+        if not 0 <= self.seed < 2**63:
+            raise InvalidError(f"invalid seed {self.seed}: expected a whole number from 0 to 2**63 - 1")
 
     def throw(self, index: int) -> Roll:
         generator = random.Random(f"hazard/{self.seed}/{index}")
         return Roll(generator.randint(1, 6), generator.randint(1, 6))
+
+
+def dice_for(kind: DiceKind, seed: int | None = None) -> DiceSource | None:
+    """The dice source of a game of ``kind`` (None for real dice, typed in); seeded dice need ``seed``."""
+    if kind is DiceKind.SEEDED:
+        if seed is None:
+            raise InvalidError("invalid dice: seeded dice need a seed")
+        return SeededDice(seed)
+    if seed is not None:
+        raise InvalidError(f"invalid seed {seed}: only seeded dice take a seed, not {kind.describe()}")
+    return SecureDice() if kind is DiceKind.SECURE else None

@@ -1,44 +1,217 @@
-"""Money at the table: exact amounts (odds such as 4/5 make fractions of a unit), read and written for people.
+"""Money at the table: exact amounts in units, written and read the way people write them.
 
->>> parse_money("2.50"), parse_money("£10"), parse_money("25/3")
-(Fraction(5, 2), Fraction(10, 1), Fraction(25, 3))
->>> format_money(Fraction(5, 2)), format_money(Fraction(10)), format_money(Fraction(25, 3))
-('2.50', '10', '25/3')
+Every amount is an exact :class:`~fractions.Fraction` of a unit (odds such as 4/5 make fractions).
+:func:`format_money` writes it in one of three styles; :func:`parse_money` reads all three back, and the
+forms people type.
+
+>>> amount = Fraction(305, 3)
+>>> format_money(amount), format_money(amount, MoneyStyle.EXACT), format_money(amount, MoneyStyle.LSD)
+('101.67', '305/3', '£101 13s 4d')
+>>> [format_money(Fraction(n, d), MoneyStyle.LSD) for n, d in [(3, 2), (3, 8), (1, 960), (1, 720), (-3, 2)]]
+['£1 10s', '7s 6d', '¼d', '1/3d', '-£1 10s']
+>>> parse_money("£101 13s 4d"), parse_money("2.50"), parse_money("5/3"), parse_money("7s 6d")
+(Fraction(305, 3), Fraction(5, 2), Fraction(5, 3), Fraction(3, 8))
 """
 
 from __future__ import annotations
 
+import enum
 import re
 from fractions import Fraction
 
 from hazard.core.errors import InvalidError
 
-__all__ = ["format_money", "parse_money"]
+__all__ = ["MoneyStyle", "format_money", "parse_money"]
 
-_AMOUNT = re.compile(r"^\s*[£$€]?\s*([0-9]+(?:\.[0-9]+)?|[0-9]+\s*/\s*[0-9]+)\s*$")
+
+class MoneyStyle(enum.Enum):
+    """How :func:`format_money` writes an amount."""
+
+    DECIMAL = "decimal"
+    """Two decimal places, rounded half away from zero (for display only): ``101.67``, ``5.00``, ``-2.50``."""
+    EXACT = "exact"
+    """Whole amounts as ``5``, others as a fraction in lowest terms: ``305/3``, ``-5/2``."""
+    LSD = "lsd"
+    """Pounds, shillings and pence, one unit being £1 (£1 = 20s = 240d): ``£101 13s 4d``, ``7¾d``."""
+
+
+_PENCE_PER_POUND = 240
+_PENCE_PER_SHILLING = 12
+_FARTHING_GLYPHS = {1: "¼", 2: "½", 3: "¾"}
+_GLYPH_FARTHINGS = {glyph: farthings for farthings, glyph in _FARTHING_GLYPHS.items()}
+
+# A table cannot mean more than these; bounding them also keeps every conversion small and fast.
+_MAX_LENGTH = 64
+_MAX_AMOUNT = 10**12
+_MAX_DENOMINATOR = 10**9
+
+_FORMS = "a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"
+
+# ASCII digits only ([0-9], not \d): int() would take other scripts' digits, which nobody means here.
+# No pattern nests a repetition inside another, so a failed match backtracks polynomially, never
+# exponentially, and the text is at most 64 characters when it is matched.
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?|[0-9]+\s*/\s*[0-9]+"
+_UNITS = re.compile(rf"[£$€]?\s*(?P<number>{_NUMBER})")
+_PENCE = r"[0-9]+\s+[0-9]+\s*/\s*[0-9]+|[0-9]+\s*/\s*[0-9]+|[0-9]*\s*[¼½¾]|[0-9]+"
+# Pounds need a space before the next part ("£110s" could be £1 10s or £110); a letter already ends shillings.
+_LSD = re.compile(
+    rf"(?:£\s*(?P<pounds>[0-9]+)\s+)?(?:(?P<shillings>[0-9]+)\s*s\s*)?(?:(?P<pence>{_PENCE})\s*d)?",
+    re.IGNORECASE,
+)
+_MIXED = re.compile(r"(?P<whole>[0-9]+)\s+(?P<part>[0-9]+\s*/\s*[0-9]+)")
+
+
+class _Refusal(Exception):
+    """Why a text that has the shape of a sum is still not one (the caller adds what and the text)."""
+
+
+def format_money(amount: Fraction, style: MoneyStyle = MoneyStyle.DECIMAL) -> str:
+    """Write ``amount`` (in units) in ``style``.
+
+    - ``DECIMAL``: two places, rounded half away from zero: ``101.67``, ``5.00``, ``0.33``, ``-2.50``. A
+      negative amount that rounds to nothing is ``0.00``, not ``-0.00``. Lossy: for display, not for records.
+    - ``EXACT``: ``5``, ``-5``, ``0`` for whole amounts, else ``305/3``, ``-5/2`` in lowest terms.
+    - ``LSD``: ``£101 13s 4d``. Parts that are 0 are left out (``£1 10s``, ``7s 6d``, ``6d``, ``£5``,
+      ``£1 ½d``), and nothing at all is ``£0``; a negative amount is ``-`` before the rest (``-£1 10s``).
+      Below a penny: whole farthings as ``¼ ½ ¾`` (``7¾d``, ``¼d``), anything else as the exact fraction of
+      a penny in lowest terms, after the whole pence and a space (``1/3d``, ``4 1/3d``, ``3/8d``).
+
+    >>> [format_money(Fraction(x), style) for x in ("5", "-5/2") for style in MoneyStyle]
+    ['5.00', '5', '£5', '-2.50', '-5/2', '-£2 10s']
+    >>> format_money(Fraction(1, 3)), format_money(Fraction(-1, 1000)), format_money(Fraction(1, 200))
+    ('0.33', '0.00', '0.01')
+    >>> format_money(Fraction(1, 240) + 1, MoneyStyle.LSD), format_money(Fraction(31, 960), MoneyStyle.LSD)
+    ('£1 1d', '7¾d')
+    >>> format_money(Fraction(13, 720), MoneyStyle.LSD), format_money(Fraction(0), MoneyStyle.LSD)
+    ('4 1/3d', '£0')
+    """
+    if style is MoneyStyle.EXACT:
+        if amount.denominator == 1:
+            return str(amount.numerator)
+        return f"{amount.numerator}/{amount.denominator}"
+    sign = "-" if amount < 0 else ""
+    if style is MoneyStyle.DECIMAL:
+        # floor(x + 1/2) on the size rounds half away from zero once the sign is put back.
+        cents = int(abs(amount) * 100 + Fraction(1, 2))
+        if cents == 0:
+            sign = ""
+        whole, part = divmod(cents, 100)
+        return f"{sign}{whole}.{part:02d}"
+    return sign + _lsd(abs(amount))
+
+
+def _lsd(amount: Fraction) -> str:
+    """A non-negative ``amount`` of pounds as ``£a bs cd``, leaving out the parts that are 0."""
+    pence = amount * _PENCE_PER_POUND
+    whole = pence.numerator // pence.denominator
+    below = pence - whole
+    pounds, rest = divmod(whole, _PENCE_PER_POUND)
+    shillings, pennies = divmod(rest, _PENCE_PER_SHILLING)
+    parts: list[str] = []
+    if pounds:
+        parts.append(f"£{pounds}")
+    if shillings:
+        parts.append(f"{shillings}s")
+    farthings = below * 4
+    if below and farthings.denominator == 1:
+        parts.append(f"{pennies or ''}{_FARTHING_GLYPHS[farthings.numerator]}d")
+    elif below:
+        # A space keeps "4 1/3d" apart from "41/3d" (thirteen and two thirds pence, read as written).
+        whole_pence = f"{pennies} " if pennies else ""
+        parts.append(f"{whole_pence}{below.numerator}/{below.denominator}d")
+    elif pennies:
+        parts.append(f"{pennies}d")
+    return " ".join(parts) or "£0"
 
 
 def parse_money(text: str, *, what: str = "amount", allow_zero: bool = False) -> Fraction:
-    """Read an amount written ``10``, ``2.50``, ``£10`` or ``25/3``; it must be above 0 (or 0 if allowed)."""
-    match = _AMOUNT.match(text)
-    if match is None:
-        raise InvalidError(f"invalid {what} {text!r}: expected a sum such as 10, 2.50 or 25/3")
+    """Read a sum in units, as :func:`format_money` writes it in any style or as people type it.
+
+    The forms, with spaces allowed at either end:
+
+    - units: ``5``, ``2.50``, ``5/3`` (spaces around ``/`` allowed), each optionally after one of ``£ $ €``,
+      which all mean units (``£10``, ``£2.50``, ``$5``, ``€ 5``);
+    - pounds, shillings and pence: ``£101 13s 4d``, ``£1 10s``, ``7s 6d``, ``6d``, ``£1 ½d``, any part
+      left out but at least shillings or pence present (``£5`` alone is units, which is the same). Pounds are
+      whole and must have a space before what follows (``£110s`` is refused: £1 10s or £110?). Between a
+      number and its letter a space is allowed (``7 s 6 d``), and the letters may be capitals (``7S 6D``).
+      Shillings are whole; pence are whole (``6d``), with a farthing glyph (``7¾d``, ``¼d``), a fraction
+      (``1/3d``) or whole pence, a space and a fraction (``4 1/3d``).
+      Every part is taken as written, as period accounts did: ``25s`` is £1 5s, ``15d`` is 1s 3d, and
+      ``4 5/3d`` is 5⅔d.
+
+    ``format_money`` output reads back exactly: ``parse_money(format_money(x, style)) == x`` for every
+    ``x`` in the bounds below in the ``EXACT`` and ``LSD`` styles, and in ``DECIMAL`` where ``x`` is a whole
+    number of hundredths; negative amounts are printed but never read.
+
+    Refused, each with one :class:`~hazard.core.errors.InvalidError` that names ``what`` and ``text``: text
+    longer than 64 characters (checked first, so no long number is ever converted), any other form, a
+    fraction dividing by 0, an amount above 1000000000000 units or with a denominator above 1000000000
+    (in units, in lowest terms: ``1/3d`` is 1/720), a negative amount, and 0 unless ``allow_zero``.
+
+    >>> parse_money("£1 10s"), parse_money("25s"), parse_money("4 1/3d"), parse_money("$5")
+    (Fraction(3, 2), Fraction(5, 4), Fraction(13, 720), Fraction(5, 1))
+    >>> parse_money("abc", what="stake")
+    Traceback (most recent call last):
+    ...
+    hazard.core.errors.InvalidError: invalid stake 'abc': expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d
+    """
+    if len(text) > _MAX_LENGTH:
+        shown = text[:16] + "…"
+        raise InvalidError(
+            f"invalid {what} {shown!r} ({len(text)} characters): expected at most {_MAX_LENGTH} characters"
+        )
+    body = text.strip()
+    negative = body[:1] in ("-", "−")
+    if negative:
+        body = body[1:].lstrip()
     try:
-        amount = Fraction(match.group(1).replace(" ", ""))
-    except ZeroDivisionError:
-        raise InvalidError(f"invalid {what} {text!r}: a fraction cannot divide by 0") from None
+        amount = _read(body)
+    except _Refusal as refusal:
+        raise InvalidError(f"invalid {what} {text!r}: {refusal}") from None
+    if negative:
+        amount = -amount
     if amount < 0 or (amount == 0 and not allow_zero):
-        raise InvalidError(f"invalid {what} {text!r}: expected more than 0")
+        expected = "0 or more" if allow_zero else "more than 0"
+        raise InvalidError(f"invalid {what} {text!r}: expected {expected}")
     return amount
 
 
-def format_money(amount: Fraction) -> str:
-    """Whole sums as ``10``, sums in hundredths as ``2.50``, anything else as an exact fraction ``25/3``."""
-    if amount.denominator == 1:
-        return str(amount.numerator)
-    cents = amount * 100
-    if cents.denominator == 1:
-        sign = "-" if amount < 0 else ""
-        whole, part = divmod(abs(cents.numerator), 100)
-        return f"{sign}{whole}.{part:02d}"
-    return f"{amount.numerator}/{amount.denominator}"
+def _read(body: str) -> Fraction:
+    """The amount that ``body`` (no sign, no outer spaces) writes, or :class:`_Refusal` saying why not."""
+    units = _UNITS.fullmatch(body)
+    if units is not None:
+        amount = _number(units["number"])
+    else:
+        lsd = _LSD.fullmatch(body)
+        if lsd is None or (lsd["shillings"] is None and lsd["pence"] is None):
+            raise _Refusal(f"expected {_FORMS}")
+        pence = _pence(lsd["pence"]) if lsd["pence"] is not None else Fraction(0)
+        pence += int(lsd["pounds"] or 0) * _PENCE_PER_POUND + int(lsd["shillings"] or 0) * _PENCE_PER_SHILLING
+        amount = pence / _PENCE_PER_POUND
+    if amount > _MAX_AMOUNT:
+        raise _Refusal(f"expected at most {_MAX_AMOUNT} units")
+    if amount.denominator > _MAX_DENOMINATOR:
+        raise _Refusal(f"expected a denominator of at most {_MAX_DENOMINATOR} (in units, in lowest terms)")
+    return amount
+
+
+def _number(text: str) -> Fraction:
+    """``5``, ``2.50`` or ``5 / 3`` as a Fraction; the text has at most 64 characters, so this is cheap."""
+    if "/" in text:
+        top, bottom = (int(side) for side in text.split("/"))
+        if bottom == 0:
+            raise _Refusal("a fraction cannot divide by 0")
+        return Fraction(top, bottom)
+    return Fraction(text)
+
+
+def _pence(text: str) -> Fraction:
+    """Pence as the pattern ``_PENCE`` matched them: ``6``, ``7¾``, ``¼``, ``1/3``, ``4 1/3``."""
+    glyph = text[-1:]
+    if glyph in _GLYPH_FARTHINGS:
+        return int(text[:-1].strip() or 0) + Fraction(_GLYPH_FARTHINGS[glyph], 4)
+    mixed = _MIXED.fullmatch(text)
+    if mixed is not None:
+        return int(mixed["whole"]) + _number(mixed["part"])
+    return _number(text)

@@ -1,10 +1,10 @@
-"""The game record: an append-only log of table actions in a database, and the replay that rebuilds a game.
+"""The game record: an append-only log of table actions in a database.
 
-Every action is written, and committed, before the table moves on, so a game stopped at any moment (even by
-``kill -9``) resumes exactly. Nothing is ever updated or deleted: a mistaken entry is put right by a
-correction entry that voids it or replaces it, and replay applies the corrections. A record that does not
-replay, line by line, through the pure rules (corrupt JSON, an unknown action, an illegal move, a foreign
-file) is refused whole with one message; nothing is half-loaded.
+Every entry is written, and committed, before the table moves on, so a game stopped at any moment (even by
+``kill -9``) resumes exactly. Nothing is ever updated or deleted (see :mod:`hazard.table.game` for
+corrections and the replay). A record that does not replay, line by line, through the pure rules (corrupt
+JSON, an unknown action, an illegal move, a foreign file) is refused whole with one message; nothing is
+half-loaded.
 
 Any SQLAlchemy URL works (``postgresql+psycopg://...``); the default is an SQLite file in the user's data
 folder.
@@ -13,9 +13,9 @@ folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -25,23 +25,25 @@ from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
-from hazard.table.actions import TableAction, action_from_json, action_to_json
-from hazard.table.state import AnyEvent, Table, apply_action, new_table
+from hazard.table.actions import Actor, TableAction
+from hazard.table.dice import DiceKind
+from hazard.table.game import (
+    FORMAT,
+    FORMATS,
+    Correction,
+    Entry,
+    GameInfo,
+    GameKind,
+    ReplayedGame,
+    entry_from_json,
+    entry_to_json,
+    replay,
+)
 
-__all__ = [
-    "FORMAT",
-    "Correction",
-    "Entry",
-    "GameInfo",
-    "GameStore",
-    "ReplayedGame",
-    "default_database_url",
-    "effective_actions",
-    "replay",
-]
+__all__ = ["GameStore", "GameSummary", "default_database_url"]
 
-FORMAT = "hazard-game/1"
-"""Written into every game; a record of another format is refused rather than misread."""
+_KIND = "kind"
+"""The setting under which a game's kind is kept (the record's layout has no column for it)."""
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -95,108 +97,16 @@ def default_database_url() -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Correction:
-    """A correction entry: entry ``target`` is void, or stands replaced by ``replacement``."""
-
-    target: int
-    replacement: TableAction | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of a game's record: its number, when it was written, and what it holds."""
-
-    seq: int
-    at: str
-    item: TableAction | Correction
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a game was set up with."""
+class GameSummary:
+    """One line of :meth:`GameStore.games`."""
 
     id: int
     created: str
     label: str
-    ruleset: Ruleset
-    paytable: Paytable
-    stakes: StakeArrangement
-    dice: str
-    seed: int | None
-    settings: Mapping[str, str] = field(default_factory=dict)
-    """What the front end that started the game kept with it (its kind, a bot's stake unit ...)."""
-
-
-@dataclass(frozen=True)
-class ReplayedGame:
-    """A game rebuilt from its record: the setup, every entry, and the table they lead to."""
-
-    info: GameInfo
-    entries: tuple[Entry, ...]
-    table: Table
-    events: tuple[tuple[int, AnyEvent], ...]
-    """Each event with the number of the entry that caused it."""
-
-
-def _item_to_json(item: TableAction | Correction) -> dict[str, Any]:
-    if isinstance(item, Correction):
-        return {
-            "type": "correction",
-            "target": item.target,
-            "replacement": None if item.replacement is None else action_to_json(item.replacement),
-        }
-    return action_to_json(item)
-
-
-def _item_from_json(data: object) -> TableAction | Correction:
-    if isinstance(data, dict) and data.get("type") == "correction":
-        if set(data) != {"type", "target", "replacement"}:
-            raise InvalidError(f"invalid correction {data!r}: expected a target and a replacement")
-        target = data["target"]
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-            raise InvalidError(f"invalid correction target {target!r}: expected an entry number")
-        replacement = data["replacement"]
-        return Correction(target, None if replacement is None else action_from_json(replacement))
-    return action_from_json(data)
-
-
-def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, TableAction]]:
-    """The actions that stand once every correction is applied, each with its entry number."""
-    kinds = {entry.seq: isinstance(entry.item, Correction) for entry in entries}
-    replaced: dict[int, TableAction | None] = {}
-    for entry in entries:
-        if isinstance(entry.item, Correction):
-            target = entry.item.target
-            if target >= entry.seq or kinds.get(target, True):
-                raise InvalidError(
-                    f"invalid correction in entry {entry.seq}: entry {target} is not an earlier action"
-                )
-            replaced[target] = entry.item.replacement
-    actions: list[tuple[int, TableAction]] = []
-    for entry in entries:
-        if isinstance(entry.item, Correction):
-            continue
-        action = replaced.get(entry.seq, entry.item)
-        if action is not None:
-            actions.append((entry.seq, action))
-    return actions
-
-
-def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
-    """Rebuild a game by playing its standing actions through the pure table and rules."""
-    table = new_table(info.ruleset, info.paytable, info.stakes)
-    events: list[tuple[int, AnyEvent]] = []
-    try:
-        standing = effective_actions(entries)
-    except InvalidError as error:
-        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
-    for seq, action in standing:
-        try:
-            table, new = apply_action(table, action)
-        except HazardError as error:
-            raise InvalidError(f"record of game {info.id} does not replay: entry {seq}: {error}") from None
-        events.extend((seq, event) for event in new)
-    return ReplayedGame(info, tuple(entries), table, tuple(events))
+    kind: GameKind | None
+    """None where the record cannot say (its setup is corrupt: loading the game will say why)."""
+    ruleset: str
+    entries: int
 
 
 class GameStore:
@@ -207,12 +117,18 @@ class GameStore:
         self.url = url
 
     @classmethod
-    def open(cls, url: str | None = None) -> GameStore:
-        """Open (creating it if need be) the record at ``url``: an SQLAlchemy URL or an SQLite path."""
+    def open(cls, url: str | None = None, *, create: bool = True) -> GameStore:
+        """Open the record at ``url``: an SQLAlchemy URL or an SQLite path (default: the user's data folder).
+
+        With ``create`` False (for reading), an SQLite file that is not there is refused rather than made.
+        """
         if url is None:
             url = default_database_url()
         elif "://" not in url:
-            url = f"sqlite:///{Path(url).expanduser()}"
+            path = Path(url).expanduser()
+            if not create and not path.is_file():
+                raise InvalidError(f"cannot open the game record {url!r}: no such file")
+            url = f"sqlite:///{path}"
         import sqlalchemy as sa
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -234,58 +150,113 @@ class GameStore:
         ruleset: Ruleset,
         paytable: Paytable,
         stakes: StakeArrangement,
-        dice: str,
+        dice: DiceKind,
+        kind: GameKind,
         seed: int | None = None,
         label: str = "",
         settings: Mapping[str, str] | None = None,
-    ) -> int:
-        """Start a new game's record; its id."""
+    ) -> GameInfo:
+        """Start a new game's record; its setup as it will read back."""
+        kept = dict(settings or {})
+        if _KIND in kept:
+            raise InvalidError(f"invalid game setting {_KIND!r}: the record keeps the game's kind itself")
+        created = _now()
         row = {
             "format": FORMAT,
-            "created": _now(),
+            "created": created,
             "label": label,
             "ruleset": ruleset_to_toml(ruleset),
             "paytable": paytable_to_toml(paytable),
             "stakes": stakes.value,
-            "dice": dice,
+            "dice": dice.value,
             "seed": seed,
-            "settings": json.dumps(dict(settings or {}), sort_keys=True),
+            "settings": json.dumps({**kept, _KIND: kind.value}, sort_keys=True),
         }
         with self._write() as connection:
             result = connection.execute(_schema().games.insert().values(**row))
             key = result.inserted_primary_key
             assert key is not None
-            return int(key[0])
+            game = int(key[0])
+        return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
 
-    def append(self, game: int, item: TableAction | Correction) -> int:
-        """Write one entry at the end of a game's record and commit it; its number."""
+    def append(
+        self, game: int, actor: Actor, item: TableAction | Correction, *, seq: int | None = None
+    ) -> Entry:
+        """Write an entry, entered by ``actor``, at the end of a game's record and commit it.
+
+        ``seq`` is the number the writer expects the entry to get: one more than the last entry of the table
+        it checked the entry against (a :class:`~hazard.table.session.Session` always gives it). Where
+        another writer has written that entry since, the append is refused (each game's entries are numbered
+        uniquely, and the check is made in the transaction that writes), so nothing is ever written from a
+        stale table. Without ``seq`` the entry goes after whatever is there: for tools that write a record
+        without a table (an import), never for a game in play.
+        """
         import sqlalchemy as sa
+        from sqlalchemy.exc import IntegrityError
 
-        entries = _schema().entries
-        data = json.dumps(_item_to_json(item), sort_keys=True)
-        with self._write() as connection:
-            last = connection.execute(
-                sa.select(sa.func.max(entries.c.seq)).where(entries.c.game == game)
-            ).scalar()
-            seq = (last or 0) + 1
-            connection.execute(entries.insert().values(game=game, seq=seq, at=_now(), data=data))
-            return seq
+        schema = _schema()
+        data = json.dumps(entry_to_json(actor, item), sort_keys=True)
+        at = _now()
+        try:
+            with self._engine.begin() as connection:
+                last = connection.execute(
+                    sa.select(sa.func.max(schema.entries.c.seq)).where(schema.entries.c.game == game)
+                ).scalar()
+                known = connection.execute(
+                    sa.select(schema.games.c.id).where(schema.games.c.id == game)
+                ).scalar()
+                if known is None:
+                    raise IllegalError(
+                        f"illegal entry for game {game}: the record at {self.url!r} has no such game"
+                    )
+                if seq is None:
+                    seq = (last or 0) + 1
+                elif (last or 0) + 1 != seq:
+                    raise _Stale(last or 0)
+                connection.execute(schema.entries.insert().values(game=game, seq=seq, at=at, data=data))
+        except (IntegrityError, _Stale) as error:
+            last = error.last if isinstance(error, _Stale) else (seq or 1)
+            raise IllegalError(
+                f"illegal entry {seq} of game {game}: the game has moved on (its record ends at entry "
+                f"{last}, written by another session); nothing was written: resume the game to carry on"
+            ) from None
+        except sa.exc.SQLAlchemyError as error:
+            raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
+        assert seq is not None
+        return Entry(seq, at, actor, item)
 
-    def games(self) -> list[tuple[int, str, str, str, int]]:
-        """Every game: id, created, label, ruleset id, number of entries; newest first."""
+    def games(self) -> list[GameSummary]:
+        """Every game, newest first."""
         import sqlalchemy as sa
 
         games, entries = _schema().games, _schema().entries
         count = sa.func.count(entries.c.seq)
         query = (
-            sa.select(games.c.id, games.c.created, games.c.label, games.c.ruleset, count)
+            sa.select(
+                games.c.id,
+                games.c.created,
+                games.c.label,
+                games.c.ruleset,
+                games.c.settings,
+                games.c.dice,
+                count,
+            )
             .select_from(games.outerjoin(entries, entries.c.game == games.c.id))
             .group_by(games.c.id)
             .order_by(games.c.id.desc())
         )
         with self._read() as connection:
             rows = connection.execute(query).all()
-        return [(r[0], r[1], r[2], _ruleset_id(r[3]), r[4]) for r in rows]
+        return [
+            GameSummary(r[0], r[1], r[2], _kind_of(r[4], r[2], r[5]), _ruleset_id(r[3]), r[6]) for r in rows
+        ]
+
+    def latest(self, kind: GameKind) -> int:
+        """The newest game of ``kind``; an :class:`IllegalError` if there is none."""
+        for summary in self.games():
+            if summary.kind is kind:
+                return summary.id
+        raise IllegalError(f"illegal game: the record at {self.url!r} holds no {kind.label} game to resume")
 
     def load(self, game: int) -> ReplayedGame:
         """Read a game's whole record and replay it; an :class:`InvalidError` if any of it is wrong."""
@@ -311,12 +282,15 @@ class GameStore:
             if seq != expected:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
             try:
-                item = _item_from_json(json.loads(data))
+                stored = json.loads(data)
+                if info.format == FORMAT and not (isinstance(stored, dict) and "actor" in stored):
+                    raise InvalidError("it names no actor")
+                actor, item = entry_from_json(stored)
             except (ValueError, TypeError, RecursionError) as error:  # bad JSON or bytes; a HazardError
                 raise InvalidError(
                     f"record of game {game} is corrupt: entry {seq}: {_reason(error)}"
                 ) from None
-            entries.append(Entry(seq, at, item))
+            entries.append(Entry(seq, at, actor, item))
         return replay(info, entries)
 
     @contextmanager
@@ -358,14 +332,41 @@ def _check_layout(connection: sa.Connection) -> None:
                 raise InvalidError(f"its table {name!r} is not laid out as a hazard game record ({FORMAT})")
 
 
+class _Stale(Exception):
+    """The record of a game has entries its writer has not seen."""
+
+    def __init__(self, last: int) -> None:
+        super().__init__(last)
+        self.last = last
+
+
+def _kind_of(settings: object, label: object, dice: object) -> GameKind | None:
+    """A game's kind: kept in its settings; a game written before kinds were kept goes by its label."""
+    try:
+        kept = json.loads(settings) if isinstance(settings, str) else None
+    except ValueError:
+        return None
+    if isinstance(kept, dict) and _KIND in kept:
+        try:
+            return GameKind(kept[_KIND])
+        except ValueError:
+            return None
+    for kind in GameKind:
+        if label == kind.label:
+            return kind
+    return GameKind.REFEREE if dice == DiceKind.TYPED.value else GameKind.PLAY
+
+
 def _info(row: dict[str, Any]) -> GameInfo:
     game = row["id"]
-    if row["format"] != FORMAT:
-        raise InvalidError(f"record of game {game} is in format {row['format']!r}, expected {FORMAT!r}")
+    if row["format"] not in FORMATS:
+        expected = " or ".join(repr(f) for f in FORMATS)
+        raise InvalidError(f"record of game {game} is in format {row['format']!r}, expected {expected}")
     try:
         ruleset = ruleset_from_toml(row["ruleset"], f"of game {game}")
         paytable = paytable_from_toml(row["paytable"], f"of game {game}")
         stakes = StakeArrangement(row["stakes"])
+        dice = DiceKind(row["dice"])
     except (HazardError, ValueError) as error:
         raise InvalidError(f"record of game {game} is corrupt: {_reason(error)}") from None
     seed = row["seed"]
@@ -379,8 +380,22 @@ def _info(row: dict[str, Any]) -> GameInfo:
         isinstance(k, str) and isinstance(v, str) for k, v in settings.items()
     ):
         raise InvalidError(f"record of game {game} is corrupt: its settings are not a table of texts")
+    kind = _kind_of(row["settings"], row["label"], row["dice"])
+    if kind is None or (row["format"] == FORMAT and _KIND not in settings):
+        raise InvalidError(f"record of game {game} is corrupt: its kind is {settings.get(_KIND)!r}")
+    settings.pop(_KIND, None)
     return GameInfo(
-        game, row["created"], row["label"], ruleset, paytable, stakes, row["dice"], seed, settings
+        game,
+        row["created"],
+        row["label"],
+        ruleset,
+        paytable,
+        stakes,
+        dice,
+        seed,
+        kind,
+        settings,
+        row["format"],
     )
 
 

@@ -1,46 +1,91 @@
-"""A live game: a table, its record, its dice and its bots, kept in step.
+"""A live game: a table, its record, its dice and its bots, kept in step; what every front end drives.
 
 Every action is checked against the pure table first, then written to the record and committed, and only
 then does the live table move on. So the record never holds an action the rules refuse, and a process
 killed at any instant leaves a record that replays to the last action it acknowledged.
+
+A front end hands :meth:`Session.act` what a person typed (or the action it built) and who typed it; the
+session does the rest: a throw of the game's own dice, a stake the caster names against the bank, a late bet
+a bot caster accepts, the bots' own moves (:meth:`Session.bots_act`), and corrections by the referee.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from hazard.core.dice import Roll
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.table.actions import TableAction, Throw
-from hazard.table.bots import BotBrains
-from hazard.table.dice import DiceSource, SecureDice, SeededDice
-from hazard.table.record import Correction, Entry, GameInfo, GameStore, replay
-from hazard.table.state import AnyEvent, Table, apply_action, new_table
+from hazard.core.rulesets import paytable_for
+from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    Sit,
+    Stake,
+    TableAction,
+    ThrowDice,
+    action_text,
+    parse_action,
+)
+from hazard.table.bots import BotBrains, BotMove
+from hazard.table.dice import DiceKind, DiceSource, dice_for
+from hazard.table.events import AnyEvent
+from hazard.table.game import (
+    Correction,
+    Entry,
+    GameInfo,
+    GameKind,
+    ReplayedGame,
+    check_correction,
+    effective_actions,
+    replay,
+)
+from hazard.table.record import GameStore
+from hazard.table.state import Table, new_table
+from hazard.table.transitions import apply_action, check_throw
 
-__all__ = ["DICE_KINDS", "Session"]
+__all__ = ["Recorded", "Session", "check_seats", "table_paytable"]
 
-DICE_KINDS = ("secure", "seeded", "typed")
-"""Where a game's throws come from: the OS generator, a seeded generator, or real dice typed in."""
+EVEN = "even"
+"""The paytable a table settles by when its ruleset gives none."""
 
 
-def _dice_for(kind: str, seed: int | None) -> DiceSource | None:
-    if kind == "secure":
-        return SecureDice()
-    if kind == "seeded":
-        if seed is None:
-            raise InvalidError("invalid dice: seeded dice need a seed")
-        return SeededDice(seed)
-    if kind == "typed":
-        return None
-    raise InvalidError(f"invalid dice {kind!r}: expected one of {', '.join(DICE_KINDS)}")
+def table_paytable(ruleset: Ruleset, name: str | None = None) -> tuple[Paytable, bool]:
+    """The paytable a table of ``ruleset`` settles by: ``name``, else the ruleset's own, else even money.
+
+    The flag says whether even money was chosen because the ruleset gives no paytable (front ends say so).
+    """
+    chosen = paytable_for(ruleset, name)
+    if chosen is not None:
+        return chosen, False
+    even = paytable_for(ruleset, EVEN)
+    assert even is not None
+    return even, True
+
+
+def check_seats(
+    ruleset: Ruleset, paytable: Paytable, stakes: StakeArrangement | None, seats: list[Sit]
+) -> None:
+    """Try ``seats`` at an empty table, so that a bad name or bankroll starts no game in the record."""
+    table = new_table(ruleset, paytable, stakes)
+    for sit in seats:
+        table, _ = apply_action(table, sit, by=REFEREE)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """An entry just written to the record, and what it did."""
+
+    entry: Entry
+    events: tuple[AnyEvent, ...]
 
 
 @dataclass
 class Session:
-    """One game in play: build it with :meth:`start` or :meth:`resume`, act with :meth:`play`."""
+    """One game in play: build it with :meth:`start` or :meth:`resume`, act with :meth:`act`."""
 
     store: GameStore
     info: GameInfo
@@ -57,83 +102,186 @@ class Session:
         ruleset: Ruleset,
         paytable: Paytable,
         stakes: StakeArrangement | None = None,
-        dice: str = "secure",
+        dice: DiceKind = DiceKind.SECURE,
         seed: int | None = None,
-        label: str = "",
+        kind: GameKind = GameKind.PLAY,
+        label: str | None = None,
         settings: Mapping[str, str] | None = None,
         brains: BotBrains | None = None,
     ) -> Session:
         """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game."""
-        source = _dice_for(dice, seed)
+        source = dice_for(dice, seed)
         table = new_table(ruleset, paytable, stakes)
-        kept = dict(settings or {})
-        game = store.create(
+        info = store.create(
             ruleset=ruleset,
             paytable=paytable,
             stakes=table.stakes,
             dice=dice,
+            kind=kind,
             seed=seed,
-            label=label,
-            settings=kept,
+            label=kind.label if label is None else label,
+            settings=settings,
         )
-        info = GameInfo(game, _now(), label, ruleset, paytable, table.stakes, dice, seed, kept)
         return cls(store, info, table, [], source, brains or BotBrains())
 
     @classmethod
-    def resume(cls, store: GameStore, game: int, brains: BotBrains | None = None) -> Session:
-        """Carry on a recorded game exactly where its record ends."""
-        replayed = store.load(game)
+    def resume(
+        cls, store: GameStore, game: int | None = None, *, kind: GameKind, brains: BotBrains | None = None
+    ) -> Session:
+        """Carry on game ``game`` (default: the latest of ``kind``) exactly where its record ends.
+
+        A game of another kind is refused: a game that throws its own dice cannot go on with typed dice, nor
+        the other way round.
+        """
+        replayed = store.load(store.latest(kind) if game is None else game)
         info = replayed.info
-        source = _dice_for(info.dice, info.seed)
+        if info.kind is not kind:
+            raise IllegalError(
+                f"illegal resume of game {info.id} as a {kind.label} game: it is a {info.kind.label} game "
+                f"({info.dice.describe(info.seed)}); resume it with {info.kind.label} --resume {info.id}"
+            )
+        source = dice_for(info.dice, info.seed)
         return cls(store, info, replayed.table, list(replayed.entries), source, brains or BotBrains())
 
     @property
     def game(self) -> int:
         return self.info.id
 
-    def play(self, action: TableAction) -> tuple[AnyEvent, ...]:
-        """Check ``action``, record it, then make it: the events; on an error nothing is written."""
-        table, events = apply_action(self.table, action)
-        seq = self.store.append(self.game, action)
-        self.entries.append(Entry(seq, _now(), action))
-        self.table = table
-        return events
+    @property
+    def people(self) -> list[str]:
+        """The players at the table who are people, not bots, in seating order."""
+        return [p.name for p in self.table.players if p.bot is None]
 
-    def throw(self) -> tuple[AnyEvent, ...]:
-        """Throw the session's dice (not for typed-in dice: play a :class:`Throw` with the real roll)."""
+    def replayed(self) -> ReplayedGame:
+        """The whole game as its record rebuilds it: every entry, its standing and its events."""
+        return replay(self.info, self.entries)
+
+    # --- acting -------------------------------------------------------------------------------------------
+
+    def act(self, command: TableAction | ThrowDice | str, *, by: Actor) -> list[Recorded]:
+        """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
+
+        Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
+
+        - ``throw`` (:class:`ThrowDice`) throws the game's own dice (:meth:`throw`);
+        - a caster's stake under the bank arrangement is covered by the first bot that can;
+        - a bet laid once the chance is set, against a bot caster who can cover it, carries its consent.
+        """
+        if isinstance(command, str):
+            command = parse_action(command, by=by, players=[p.name for p in self.table.players])
+        if isinstance(command, ThrowDice):
+            return self.throw(by=by)
+        table = self.table
+        if (
+            isinstance(command, Stake)
+            and command.player == table.caster
+            and table.stakes is StakeArrangement.BANK
+            and by.name == table.caster
+        ):
+            # The caster names his stake against the bank: the first bot that can cover it takes it.
+            if table.round_begun:
+                raise IllegalError(
+                    f"illegal {action_text(command)} by {by} in round ({table.round}): stakes are laid "
+                    "before the round begins"
+                )
+            bank = self.brains.cover(table, command.amount)
+            if bank is None:
+                raise IllegalError(
+                    f"illegal {action_text(command)} by {by}: no one at the table can cover it as the bank"
+                )
+            return [self.play(replace(command, player=bank), by=Actor.player(bank))]
+        if (
+            isinstance(command, Stake)
+            and (by.is_referee or by.name == command.player)
+            and self.brains.consents(table, command)
+        ):
+            assert table.caster is not None
+            return [self.play(replace(command, consent=True), by=Actor.player(table.caster))]
+        return [self.play(command, by=by)]
+
+    def play(self, action: TableAction, *, by: Actor) -> Recorded:
+        """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
+        if isinstance(action, Roll) and self.dice is not None:
+            raise IllegalError(
+                f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
+                f"{self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming one"
+            )
+        return self._record(action, by)
+
+    def throw(self, *, by: Actor) -> list[Recorded]:
+        """Throw the game's own dice, for the caster: by the caster, the referee, or anyone for a bot caster.
+
+        A bot caster that must call a main calls it first.
+        """
         if self.dice is None:
-            raise IllegalError(f"illegal throw in game {self.game}: its throws are typed in from real dice")
-        return self.play(Throw(self.dice.throw(self.table.throws)))
+            raise IllegalError(
+                f"illegal throw by {by} in game {self.game}: its throws are real dice, typed in as they fell"
+            )
+        caster = self.table.caster
+        if caster is None:
+            raise IllegalError(f"illegal throw by {by}: nobody is at the table yet")
+        thrower, done = by, []
+        if self.table.player(caster).bot is not None:
+            call = self.brains.call(self.table)
+            if call is not None:
+                done.append(self._record(call.action, call.by))
+            thrower = Actor.player(caster)
+        check_throw(self.table, by=thrower)
+        return [*done, self._record(self.dice.throw(self.table.throws), thrower)]
 
-    def correct(self, target: int, replacement: TableAction | None = None) -> Table:
-        """Void or replace entry ``target`` by a correction entry; refused if the game would not replay."""
-        correction = Correction(target, replacement)
-        trial = [*self.entries, Entry(len(self.entries) + 1, _now(), correction)]
-        try:
-            replayed = replay(self.info, trial)
-        except InvalidError as error:
-            raise IllegalError(f"illegal correction of entry {target}: {error}") from None
-        seq = self.store.append(self.game, correction)
-        self.entries.append(Entry(seq, _now(), correction))
-        self.table = replayed.table
-        return self.table
+    def _record(self, action: TableAction, by: Actor) -> Recorded:
+        table, events = apply_action(self.table, action, by=by)
+        entry = self.store.append(self.game, by, action, seq=len(self.entries) + 1)
+        self.entries.append(entry)
+        self.table = table
+        return Recorded(entry, events)
 
-    def bots_act(self, *, call: bool = True) -> list[tuple[TableAction, tuple[AnyEvent, ...]]]:
+    def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
 
         With ``call`` False a bot caster holds back its call, so that people may still stake first.
         """
-        done: list[tuple[TableAction, tuple[AnyEvent, ...]]] = []
-        for _ in range(100):  # each pass makes progress; the bound only guards against a policy loop
-            main = self.brains.call(self.table) if call else None
-            wanted = [*self.brains.side_bets(self.table), *self.brains.stakes(self.table)]
-            if main is not None and not wanted:
-                wanted = [main]
-            if not wanted:
+        done: list[Recorded] = []
+        for _ in range(100):  # each move makes progress; the bound only guards against a policy loop
+            move: BotMove | None = self.brains.wanted(self.table, call=call)
+            if move is None:
                 break
-            action = wanted[0]
-            done.append((action, self.play(action)))
+            done.append(self._record(move.action, move.by))
         return done
+
+    # --- corrections --------------------------------------------------------------------------------------
+
+    def correct(
+        self, target: int | None = None, replacement: TableAction | None = None, *, by: Actor = REFEREE
+    ) -> tuple[Entry, Entry, Table]:
+        """Void entry ``target`` (None: the last action that stands), or replace it, by a correction entry.
+
+        Only the referee corrects the record. A correction that would leave a game that does not replay is
+        refused and nothing is written. Returns the entry corrected, the correction, and the new table.
+        """
+        if target is None:
+            standing = effective_actions(self.entries)
+            if not standing:
+                raise IllegalError("illegal undo: no action stands in the record yet")
+            target = standing[-1][0]
+        seq = len(self.entries) + 1
+        check_correction(self.entries, target, seq, by)
+        if isinstance(replacement, Roll) and self.dice is not None:
+            raise IllegalError(
+                f"illegal correction of entry {target}: game {self.game} throws its own "
+                f"{self.info.dice.describe(self.info.seed)}, so no throw can be named for it"
+            )
+        correction = Correction(target, replacement)
+        trial = [*self.entries, Entry(seq, _now(), by, correction)]
+        try:
+            replayed = replay(self.info, trial)
+        except InvalidError as error:
+            raise IllegalError(f"illegal correction of entry {target}: {error}") from None
+        entry = self.store.append(self.game, by, correction, seq=seq)
+        self.entries.append(entry)
+        self.table = replayed.table
+        before = next(e for e in self.entries if e.seq == target)
+        return before, entry, self.table
 
 
 def _now() -> str:

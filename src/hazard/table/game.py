@@ -1,0 +1,333 @@
+"""A game as its record holds it: the setup, the entries in order, and the replay that rebuilds the table.
+
+Nothing is ever updated or deleted: a mistaken entry is put right by a :class:`Correction` entry that voids it
+or replaces it, and :func:`effective_actions` is the one place that says which entries stand once the
+corrections are applied. :func:`replay` plays the standing actions through the pure table; a record that does
+not replay is refused whole. :func:`game_json` is a game's JSON form.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.core.paytable import Paytable
+from hazard.core.rules import Ruleset, StakeArrangement
+from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    TableAction,
+    action_from_json,
+    action_text,
+    action_to_json,
+    actor_from_json,
+    actor_to_json,
+)
+from hazard.table.dice import DiceKind
+from hazard.table.events import AnyEvent, event_text
+from hazard.table.money import MoneyStyle
+from hazard.table.state import Table, new_table, table_json
+from hazard.table.transitions import acting_for, apply_action
+
+__all__ = [
+    "FORMAT",
+    "FORMATS",
+    "Correction",
+    "Entry",
+    "GameInfo",
+    "GameKind",
+    "ReplayedGame",
+    "Standing",
+    "check_correction",
+    "effective_actions",
+    "entry_data",
+    "entry_from_json",
+    "entry_note",
+    "entry_text",
+    "entry_to_json",
+    "game_json",
+    "info_json",
+    "replay",
+    "standing",
+]
+
+FORMAT = "hazard-game/2"
+"""The format new games are written in: each entry names its actor."""
+LEGACY_FORMAT = "hazard-game/1"
+"""Games written before entries named their actors; their entries read as entered by the referee."""
+FORMATS = (LEGACY_FORMAT, FORMAT)
+"""Every format a record may be in; any other is refused rather than misread."""
+
+
+class GameKind(enum.Enum):
+    """Which way of playing a game was started in, and so which front end carries it on."""
+
+    PLAY = "play"
+    """``hazard play``: one person and bots, the game throwing the dice."""
+    REFEREE = "referee"
+    """``hazard referee``: people with real dice, a referee typing in what happens."""
+
+    @property
+    def label(self) -> str:
+        """The label a game of this kind gets when none is given."""
+        return f"hazard {self.value}"
+
+
+class Standing(enum.Enum):
+    """Where an entry stands once every correction is applied."""
+
+    STANDS = "stands"
+    VOID = "void"
+    REPLACED = "replaced"
+    CORRECTION = "correction"
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A correction entry: entry ``target`` is void, or stands replaced by ``replacement``."""
+
+    target: int
+    replacement: TableAction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of a game's record: its number, when it was written, who entered it, and what it holds."""
+
+    seq: int
+    at: str
+    actor: Actor
+    item: TableAction | Correction
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game was set up with."""
+
+    id: int
+    created: str
+    label: str
+    ruleset: Ruleset
+    paytable: Paytable
+    stakes: StakeArrangement
+    dice: DiceKind
+    seed: int | None
+    kind: GameKind = GameKind.PLAY
+    settings: Mapping[str, str] = field(default_factory=dict)
+    """What the front end that started the game kept with it (a bot's stake unit ...)."""
+    format: str = FORMAT
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A game rebuilt from its record: the setup, every entry, and the table they lead to."""
+
+    info: GameInfo
+    entries: tuple[Entry, ...]
+    table: Table
+    events: tuple[tuple[int, AnyEvent], ...]
+    """Each event with the number of the entry that caused it."""
+    acting_for: Mapping[int, str | None]
+    """For each standing entry, the player whose action it was (see ``acting_for``)."""
+
+    def events_of(self, seq: int) -> list[AnyEvent]:
+        """The events entry ``seq`` caused."""
+        return self._caused.get(seq, [])
+
+    @cached_property
+    def _caused(self) -> dict[int, list[AnyEvent]]:
+        caused: dict[int, list[AnyEvent]] = {}
+        for seq, event in self.events:
+            caused.setdefault(seq, []).append(event)
+        return caused
+
+
+# --- corrections -------------------------------------------------------------------------------------------
+
+
+def standing(entries: Sequence[Entry]) -> dict[int, Standing]:
+    """Each entry's standing once every correction is applied (the last correction of an entry wins)."""
+    final: dict[int, TableAction | None] = {}
+    for entry in entries:
+        if isinstance(entry.item, Correction):
+            final[entry.item.target] = entry.item.replacement
+    result: dict[int, Standing] = {}
+    for entry in entries:
+        if isinstance(entry.item, Correction):
+            result[entry.seq] = Standing.CORRECTION
+        elif entry.seq not in final:
+            result[entry.seq] = Standing.STANDS
+        else:
+            result[entry.seq] = Standing.VOID if final[entry.seq] is None else Standing.REPLACED
+    return result
+
+
+def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor) -> None:
+    """Refuse a correction by ``by``, written as entry ``seq``, unless ``by`` is the referee and ``target`` is
+    an earlier action entry."""
+    if not by.is_referee:
+        raise IllegalError(
+            f"illegal correction of entry {target} by {by}: only the referee corrects the record"
+        )
+    before = next((entry for entry in entries if entry.seq == target), None)
+    if before is None or target >= seq:
+        last = f"entries 1 to {seq - 1}" if seq > 1 else "no entries"
+        raise IllegalError(f"illegal correction of entry {target}: it can only correct {last}")
+    if isinstance(before.item, Correction):
+        raise IllegalError(
+            f"illegal correction of entry {target}: it is a correction itself; correct entry "
+            f"{before.item.target} instead"
+        )
+
+
+def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableAction]]:
+    """The actions that stand once every correction is applied, each with its entry number and actor.
+
+    A replacement is entered by whoever wrote the correction (the referee).
+    """
+    replaced: dict[int, tuple[Actor, TableAction | None]] = {}
+    for entry in entries:
+        if isinstance(entry.item, Correction):
+            try:
+                check_correction(entries, entry.item.target, entry.seq, entry.actor)
+            except IllegalError as error:
+                raise InvalidError(f"invalid correction in entry {entry.seq}: {error}") from None
+            replaced[entry.item.target] = (entry.actor, entry.item.replacement)
+    actions: list[tuple[int, Actor, TableAction]] = []
+    for entry in entries:
+        if isinstance(entry.item, Correction):
+            continue
+        actor, action = replaced.get(entry.seq, (entry.actor, entry.item))
+        if action is not None:
+            actions.append((entry.seq, actor, action))
+    return actions
+
+
+def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
+    """Rebuild a game by playing its standing actions through the pure table and rules."""
+    table = new_table(info.ruleset, info.paytable, info.stakes)
+    events: list[tuple[int, AnyEvent]] = []
+    whose: dict[int, str | None] = {}
+    try:
+        standing_actions = effective_actions(entries)
+    except InvalidError as error:
+        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
+    for seq, actor, action in standing_actions:
+        whose[seq] = acting_for(table, action)
+        try:
+            table, new = apply_action(table, action, by=actor)
+        except HazardError as error:
+            raise InvalidError(f"record of game {info.id} does not replay: entry {seq}: {error}") from None
+        events.extend((seq, event) for event in new)
+    return ReplayedGame(info, tuple(entries), table, tuple(events), whose)
+
+
+# --- text and JSON forms -----------------------------------------------------------------------------------
+
+
+def entry_text(entry: Entry, money: MoneyStyle = MoneyStyle.EXACT) -> str:
+    """One line of the record in words: the action, or what a correction did."""
+    item = entry.item
+    if isinstance(item, Correction):
+        if item.replacement is None:
+            return f"correction: entry {item.target} is void"
+        return f"correction: entry {item.target} now reads '{action_text(item.replacement, money)}'"
+    return action_text(item, money)
+
+
+def entry_note(actor: Actor, acting_for: str | None) -> str:
+    """Who entered an entry: ``by Bob``, ``entered by the referee for Bob``, ``entered by the referee``."""
+    if not actor.is_referee:
+        return f"by {actor}"
+    return "entered by the referee" + ("" if acting_for is None else f" for {acting_for}")
+
+
+def entry_to_json(actor: Actor, item: TableAction | Correction) -> dict[str, Any]:
+    """What the record stores for one entry: its actor, and its action or correction."""
+    if isinstance(item, Correction):
+        replacement = None if item.replacement is None else action_to_json(item.replacement)
+        return {
+            "actor": actor_to_json(actor),
+            "correction": {"target": item.target, "replacement": replacement},
+        }
+    return {"actor": actor_to_json(actor), "action": action_to_json(item)}
+
+
+def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction]:
+    """Read one stored entry: either form (a legacy entry, with no actor, reads as entered by the referee)."""
+    if isinstance(data, dict) and "actor" in data:
+        kinds = set(data) - {"actor"}
+        if kinds == {"action"}:
+            return actor_from_json(data["actor"]), action_from_json(data["action"])
+        if kinds == {"correction"}:
+            return actor_from_json(data["actor"]), _correction(data["correction"])
+        raise InvalidError(
+            f"invalid entry {str(data)[:80]!r}: expected an actor with an action or a correction"
+        )
+    if isinstance(data, dict) and data.get("type") == "correction":
+        rest = {key: value for key, value in data.items() if key != "type"}
+        return REFEREE, _correction(rest)
+    return REFEREE, action_from_json(data)
+
+
+def _correction(data: object) -> Correction:
+    if not isinstance(data, dict) or set(data) != {"target", "replacement"}:
+        raise InvalidError(f"invalid correction {str(data)[:80]!r}: expected a target and a replacement")
+    target = data["target"]
+    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        raise InvalidError(f"invalid correction target {target!r}: expected an entry number")
+    replacement = data["replacement"]
+    return Correction(target, None if replacement is None else action_from_json(replacement))
+
+
+def info_json(info: GameInfo) -> dict[str, Any]:
+    """A game's setup as JSON values."""
+    return {
+        "id": info.id,
+        "format": info.format,
+        "created": info.created,
+        "label": info.label,
+        "kind": info.kind.value,
+        "ruleset": info.ruleset.id,
+        "paytable": info.paytable.id,
+        "stakes": info.stakes.value,
+        "dice": info.dice.value,
+        "seed": info.seed,
+        "settings": dict(info.settings),
+    }
+
+
+def entry_data(entry: Entry) -> dict[str, Any]:
+    """An entry's item as exports show it: the action's JSON form, or ``{"type": "correction", ...}``."""
+    stored = entry_to_json(entry.actor, entry.item)
+    if isinstance(entry.item, Correction):
+        return {"type": "correction", **stored["correction"]}
+    data: dict[str, Any] = stored["action"]
+    return data
+
+
+def game_json(game: ReplayedGame) -> dict[str, Any]:
+    """A game as JSON values: its setup, every entry with its actor, standing and events, and its state.
+
+    Every sum is exact: in the entries' and events' texts too (``3/8``, never a rounded ``0.38``).
+    """
+    standings = standing(game.entries)
+    entries = []
+    for entry in game.entries:
+        entries.append(
+            {
+                "seq": entry.seq,
+                "at": entry.at,
+                "actor": actor_to_json(entry.actor),
+                "for": game.acting_for.get(entry.seq),
+                "entry": entry_data(entry),
+                "text": entry_text(entry),
+                "standing": standings[entry.seq].value,
+                "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
+            }
+        )
+    return {"game": info_json(game.info), "entries": entries, "state": table_json(game.table)}

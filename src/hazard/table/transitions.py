@@ -1,0 +1,396 @@
+"""The table's rules: a pure function from a table, an action and its actor to the next table and the events.
+
+:func:`apply_action` is to the table what :func:`hazard.core.engine.apply` is to a round. It first decides
+whether the actor may take the action at all: a player acts only for himself (he stakes and withdraws his own
+stakes, offers and cancels his own side bets, takes another's), only the caster calls, throws and passes the
+dice, and a bet laid once the chance is set is the caster's to accept. The referee may enter any player's
+action. Then it decides whether the action is allowed now, and plays it.
+
+>>> from hazard.core.rulesets import find_ruleset, find_paytable
+>>> table = new_table(find_ruleset("craps"), find_paytable("even"))
+>>> for name in ("Ann", "Bob"):
+...     table, _ = apply_action(table, Sit(name, Fraction(10)), by=Actor.player(name))
+>>> apply_action(table, Stake("Bob", Fraction(2)), by=Actor.player("Ann"))
+Traceback (most recent call last):
+...
+hazard.core.errors.IllegalError: illegal stake Bob 2 by Ann at the craps table of 2 players, caster Ann, round: main 7, no chance yet: a player stakes only for himself (this is Bob's)
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from hazard.core.dice import Roll
+from hazard.core.engine import Call, Mover, apply, new_round, to_move
+from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.passing import PassingEffect, after_round, passing_effect
+from hazard.core.propositions import parse_proposition, start
+from hazard.core.rules import StakeArrangement
+from hazard.core.state import Outcome, Phase
+from hazard.table.actions import (
+    Actor,
+    CancelBet,
+    OfferBet,
+    PassDice,
+    Sit,
+    Stake,
+    TableAction,
+    TakeBet,
+    Withdraw,
+    action_text,
+    check_name,
+)
+from hazard.table.events import (
+    AnyEvent,
+    BetCancelled,
+    BetOffered,
+    BetSettled,
+    BetTaken,
+    CasterChanged,
+    RoundSettled,
+    Seated,
+    Staked,
+    Thrown,
+    Withdrawn,
+)
+from hazard.table.money import MoneyStyle, format_money
+from hazard.table.state import Player, SideBet, Table, Transfer, Wager, new_table
+
+__all__ = ["acting_for", "apply_action", "check_throw", "new_table"]
+
+Step = tuple[Table, tuple[AnyEvent, ...]]
+
+
+def _sum(amount: Fraction) -> str:
+    """A sum in a message: exactly, whatever a front end shows, so that a refusal never rounds."""
+    return format_money(amount, MoneyStyle.EXACT)
+
+
+def acting_for(table: Table, action: TableAction) -> str | None:
+    """The player whose action ``action`` is: the one who sits, stakes, offers or takes, or the caster who
+    calls, throws or passes; None where nobody is (no caster yet, no such bet)."""
+    if isinstance(action, Sit):
+        return " ".join(action.name.split())
+    if isinstance(action, Stake | Withdraw):
+        return action.player
+    if isinstance(action, OfferBet):
+        return action.backer
+    if isinstance(action, TakeBet):
+        return action.layer
+    if isinstance(action, CancelBet):
+        return next((bet.backer for bet in table.side_bets if bet.number == action.bet), None)
+    return table.caster
+
+
+def apply_action(table: Table, action: TableAction, *, by: Actor) -> Step:
+    """Play ``action``, taken by ``by``, at ``table``: the new table and every event, the round's and the
+    table's, in order.
+
+    Raises :class:`IllegalError` for an action that actor may not take, or that is not allowed now (a stake
+    nobody can cover, a throw before the caster has called), naming the actor, the action and the table;
+    :class:`InvalidError` for a malformed one. The table is unchanged either way.
+    """
+    _check_actor(table, action, by)
+    if isinstance(action, Sit):
+        return _sit(table, action)
+    if isinstance(action, Stake):
+        return _stake(table, action)
+    if isinstance(action, Withdraw):
+        return _withdraw(table, action)
+    if isinstance(action, Call):
+        return _call(table, action)
+    if isinstance(action, Roll):
+        return _throw(table, action)
+    if isinstance(action, OfferBet):
+        return _offer(table, action)
+    if isinstance(action, TakeBet):
+        return _take(table, action)
+    if isinstance(action, CancelBet):
+        return _cancel(table, action)
+    if isinstance(action, PassDice):
+        return _pass_by_choice(table)
+    raise InvalidError(f"invalid table action {action!r}")
+
+
+# --- who may act -------------------------------------------------------------------------------------------
+
+
+def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
+    if by.is_referee:
+        return
+    assert by.name is not None
+    what = f"illegal {action_text(action)} by {by}"
+    if isinstance(action, Sit):
+        if " ".join(action.name.split()) != by.name:
+            raise IllegalError(
+                f"{what} at the {table}: a player sits only himself down; the referee seats others"
+            )
+        return
+    if not table.seated(by.name):
+        seated = ", ".join(p.name for p in table.players) or "nobody"
+        raise IllegalError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
+    owner = acting_for(table, action)
+    if isinstance(action, Stake) and action.consent and _needs_consent(table):
+        if by.name != table.caster:
+            raise IllegalError(
+                f"{what} at the {table}: a bet laid once the chance is set is the caster's to accept; "
+                f"{table.caster}, the caster, enters it with consent"
+            )
+        return
+    if owner is None or owner == by.name:
+        return
+    if isinstance(action, Call | Roll | PassDice):
+        verb = {Call: "calls the main", Roll: "throws the dice", PassDice: "passes the dice"}[type(action)]
+        raise IllegalError(f"{what} at the {table}: only the caster, {owner}, {verb}")
+    rule = {
+        Stake: "a player stakes only for himself",
+        Withdraw: "a player withdraws only his own stakes",
+        OfferBet: "a player offers only his own side bets",
+        TakeBet: "a player takes a side bet only for himself",
+        CancelBet: "a player withdraws only his own side bets",
+    }[type(action)]
+    raise IllegalError(f"{what} at the {table}: {rule} (this is {owner}'s)")
+
+
+def _needs_consent(table: Table) -> bool:
+    """Whether a stake laid now needs the caster's consent: once the chance is set, where all bet."""
+    return table.stakes is StakeArrangement.ALL_AGAINST_CASTER and table.round.phase is Phase.CHANCE
+
+
+# --- seats, stakes, the caster's actions -------------------------------------------------------------------
+
+
+def _sit(table: Table, action: Sit) -> Step:
+    name = check_name(action.name)
+    if any(p.name.lower() == name.lower() for p in table.players):
+        raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
+    if action.bankroll < 0:
+        raise InvalidError(f"invalid bankroll {action.bankroll} for {name!r}: expected 0 or more")
+    player = Player(name, action.bankroll, action.bot)
+    # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
+    names = [p.name for p in table.players]
+    at = (
+        names.index(table.caster)
+        if table.caster is not None and names.index(table.caster) > 0
+        else len(names)
+    )
+    table = replace(table, players=(*table.players[:at], player, *table.players[at:]))
+    events: list[AnyEvent] = [Seated(player)]
+    if table.caster is None:
+        table = replace(table, caster=name)
+        events.append(CasterChanged(None, name, "the first to sit"))
+    return table, tuple(events)
+
+
+def _need_caster(table: Table, what: str) -> str:
+    if table.caster is None:
+        raise IllegalError(f"illegal {what}: nobody is at the table yet")
+    return table.caster
+
+
+def _stake(table: Table, action: Stake) -> Step:
+    caster = _need_caster(table, "stake")
+    what = f"stake of {_sum(action.amount)} by {action.player!r}"
+    table.player(action.player)
+    if action.player == caster:
+        raise IllegalError(f"illegal {what}: the caster cannot stake against himself")
+    if action.amount <= 0:
+        raise InvalidError(f"invalid {what}: expected an amount above 0")
+    if table.stakes is StakeArrangement.ALL_AGAINST_CASTER:
+        if _needs_consent(table) and not action.consent:
+            raise IllegalError(
+                f"illegal {what} once the chance is set ({table.round}): it needs the caster's consent"
+            )
+    elif table.round_begun:
+        raise IllegalError(
+            f"illegal {what} in round ({table.round}): stakes are laid before the round begins"
+        )
+    if (
+        table.stakes is StakeArrangement.SETTER_SUM
+        and table.wagers
+        and table.wagers[0].opponent != action.player
+    ):
+        raise IllegalError(f"illegal {what}: {table.wagers[0].opponent} is already the setter for this round")
+    cover = action.amount * table.most_won
+    if table.available(action.player) < cover:
+        raise IllegalError(
+            f"illegal {what}: {action.player} cannot cover it (the caster could win "
+            f"{_sum(cover)}; {action.player} has {_sum(table.available(action.player))} free)"
+        )
+    if table.available(caster) < action.amount:
+        raise IllegalError(
+            f"illegal {what}: the caster {caster} cannot cover it ({_sum(table.available(caster))} free)"
+        )
+    wager = Wager(action.player, action.amount)
+    return replace(table, wagers=(*table.wagers, wager)), (Staked(wager, caster),)
+
+
+def _withdraw(table: Table, action: Withdraw) -> Step:
+    table.player(action.player)
+    if table.round_begun:
+        raise IllegalError(f"illegal withdrawal by {action.player!r} in round ({table.round}): it has begun")
+    if not any(w.opponent == action.player for w in table.wagers):
+        raise IllegalError(f"illegal withdrawal by {action.player!r}: no stake of theirs is laid")
+    kept = tuple(w for w in table.wagers if w.opponent != action.player)
+    return replace(table, wagers=kept), (Withdrawn((action.player,)),)
+
+
+def _call(table: Table, action: Call) -> Step:
+    _need_caster(table, f"call of main {action.main}")
+    state, events = apply(table.round, action)
+    return replace(table, round=state), events
+
+
+def check_throw(table: Table, *, by: Actor) -> None:
+    """Refuse, before any dice are thrown, a throw that ``by`` may not make now, whatever it would show.
+
+    Whether a throw is allowed never depends on what it shows, so the game's own dice are asked only once
+    the throw is allowed, and a refused throw reveals nothing.
+    """
+    caster = _need_caster(table, "throw")
+    if not by.is_referee and by.name != caster:
+        raise IllegalError(
+            f"illegal throw by {by} at the {table}: only the caster, {caster}, throws the dice"
+        )
+    if to_move(table.round) is Mover.CASTER:
+        mains = [str(main) for main in table.ruleset.mains]
+        choice = mains[0] if len(mains) == 1 else ", ".join(mains[:-1]) + " or " + mains[-1]
+        raise IllegalError(
+            f"illegal throw by {by} in round ({table.round}): {caster} must call a main first ({choice}), "
+            f"e.g. call {table.ruleset.mains[len(mains) // 2]}"
+        )
+
+
+def _throw(table: Table, roll: Roll) -> Step:
+    caster = _need_caster(table, f"throw {roll}")
+    if to_move(table.round) is Mover.CASTER:
+        raise IllegalError(f"illegal throw {roll} in round ({table.round}): {caster} must call a main first")
+    state, round_events = apply(table.round, roll)
+    table = replace(
+        table, round=state, throws_this_round=table.throws_this_round + 1, throws=table.throws + 1
+    )
+    events: list[AnyEvent] = [Thrown(caster, roll), *round_events]
+    table = _settle_side_bets(table, roll, events)
+    if state.outcome is not None:
+        table = _end_round(table, caster, state.outcome, events)
+    return table, tuple(events)
+
+
+def _pay(table: Table, transfers: list[Transfer]) -> Table:
+    balance: dict[str, Fraction] = {}
+    for t in transfers:
+        balance[t.payer] = balance.get(t.payer, Fraction(0)) - t.amount
+        balance[t.payee] = balance.get(t.payee, Fraction(0)) + t.amount
+    players = tuple(replace(p, bankroll=p.bankroll + balance.get(p.name, Fraction(0))) for p in table.players)
+    return replace(table, players=players)
+
+
+def _end_round(table: Table, caster: str, outcome: Outcome, events: list[AnyEvent]) -> Table:
+    transfers: list[Transfer] = []
+    net = table.paytable.caster_net(outcome)
+    for wager in table.wagers:
+        won = wager.amount * net
+        if won > 0:
+            transfers.append(Transfer(wager.opponent, caster, won))
+        elif won < 0:
+            transfers.append(Transfer(caster, wager.opponent, -won))
+    table = _pay(replace(table, wagers=()), transfers)
+    events.append(RoundSettled(outcome, caster, tuple(transfers)))
+    passing = table.ruleset.passing
+    effect = passing_effect(passing, outcome.termination)
+    losses, passes = after_round(passing, table.losses_in_row, outcome.termination)
+    table = replace(
+        table,
+        round=new_round(table.ruleset),
+        throws_this_round=0,
+        losses_in_row=losses,
+        rounds_played=table.rounds_played + (effect is not PassingEffect.PASS),
+    )
+    if passes:
+        reason = "the throw for the main was no main" if effect is PassingEffect.PASS else passing.describe()
+        table = _hand_on(table, caster, reason, events)
+    return table
+
+
+def _hand_on(table: Table, caster: str, reason: str, events: list[AnyEvent]) -> Table:
+    new = table.next_after(caster)
+    if new != caster:  # alone at the table, the caster simply keeps the dice
+        events.append(CasterChanged(caster, new, reason))
+    return replace(table, caster=new, losses_in_row=0)
+
+
+def _pass_by_choice(table: Table) -> Step:
+    caster = _need_caster(table, "pass of the dice")
+    if table.round_begun:
+        raise IllegalError(f"illegal pass of the dice in round ({table.round}): finish the round first")
+    if len(table.players) < 2:
+        raise IllegalError("illegal pass of the dice: nobody else is at the table")
+    events: list[AnyEvent] = []
+    if table.wagers:
+        events.append(Withdrawn(tuple(dict.fromkeys(w.opponent for w in table.wagers))))
+    table = _hand_on(replace(table, wagers=()), caster, f"{caster} gives up the dice", events)
+    return table, tuple(events)
+
+
+# --- side bets ---------------------------------------------------------------------------------------------
+
+
+def _offer(table: Table, action: OfferBet) -> Step:
+    table.player(action.backer)
+    proposition = parse_proposition(action.proposition)
+    if action.amount <= 0 or action.odds <= 0:
+        raise InvalidError(f"invalid side bet by {action.backer!r}: the amount and the odds must be above 0")
+    if table.available(action.backer) < action.amount:
+        raise IllegalError(
+            f"illegal side bet by {action.backer!r}: {_sum(action.amount)} is more than the "
+            f"{_sum(table.available(action.backer))} free"
+        )
+    bet = SideBet(table.next_bet, action.backer, proposition, action.amount, action.odds)
+    table = replace(table, side_bets=(*table.side_bets, bet), next_bet=table.next_bet + 1)
+    return table, (BetOffered(bet),)
+
+
+def _take(table: Table, action: TakeBet) -> Step:
+    bet = table.bet(action.bet)
+    table.player(action.layer)
+    if bet.layer is not None:
+        raise IllegalError(f"illegal take of side bet #{bet.number}: {bet.layer} has already taken it")
+    if action.layer == bet.backer:
+        raise IllegalError(f"illegal take of side bet #{bet.number}: {bet.backer} cannot lay against himself")
+    if table.available(action.layer) < bet.winnings:
+        raise IllegalError(
+            f"illegal take of side bet #{bet.number} by {action.layer!r}: it could cost "
+            f"{_sum(bet.winnings)}, more than the {_sum(table.available(action.layer))} free"
+        )
+    taken = replace(bet, layer=action.layer, tracker=start(bet.proposition))
+    bets = tuple(taken if b.number == bet.number else b for b in table.side_bets)
+    return replace(table, side_bets=bets), (BetTaken(taken),)
+
+
+def _cancel(table: Table, action: CancelBet) -> Step:
+    bet = table.bet(action.bet)
+    if bet.layer is not None:
+        raise IllegalError(f"illegal withdrawal of side bet #{bet.number}: {bet.layer} has taken it")
+    bets = tuple(b for b in table.side_bets if b.number != bet.number)
+    return replace(table, side_bets=bets), (BetCancelled(bet),)
+
+
+def _settle_side_bets(table: Table, roll: Roll, events: list[AnyEvent]) -> Table:
+    still_open: list[SideBet] = []
+    transfers: list[Transfer] = []
+    for bet in table.side_bets:
+        if bet.tracker is None or bet.layer is None:
+            still_open.append(bet)
+            continue
+        tracker = bet.tracker.advance(roll)
+        if tracker.decided is None:
+            still_open.append(replace(bet, tracker=tracker))
+            continue
+        if tracker.decided:
+            transfer = Transfer(bet.layer, bet.backer, bet.winnings)
+        else:
+            transfer = Transfer(bet.backer, bet.layer, bet.amount)
+        transfers.append(transfer)
+        events.append(BetSettled(bet, tracker.decided, transfer))
+    return _pay(replace(table, side_bets=tuple(still_open)), transfers)
