@@ -35,6 +35,7 @@ from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset
 from hazard.table import (
     REFEREE,
     Actor,
+    AnyEvent,
     BotBrains,
     BotPolicy,
     Call,
@@ -209,10 +210,13 @@ class TableLoop:
 
     def events(self, recorded: Recorded) -> None:
         for event in recorded.events:
-            style = "bold" if isinstance(event, RoundSettled | CasterChanged) else None
-            self.screen.say(f"  {event_text(event, self.money)}", style=style)
+            self.event_line(event)
         if recorded.events:
             self.changed = True
+
+    def event_line(self, event: AnyEvent) -> None:
+        style = "bold" if isinstance(event, RoundSettled | CasterChanged) else None
+        self.screen.say(f"  {event_text(event, self.money)}", style=style)
 
     def meta(self, word: str) -> bool:
         if word == "quit":
@@ -282,15 +286,12 @@ class PlayLoop(TableLoop):
             if choice is not None and recorded.entry.actor.name != self.player:
                 self.screen.say(f"{recorded.entry.actor} calls {action.main}, {choice.reason()}")
 
-    def events(self, recorded: Recorded) -> None:
-        # What the dice showed heads the events of a throw, as a line of its own.
-        for event in recorded.events:
-            if isinstance(event, Thrown):
-                self.screen.say(event_text(event, self.money))
-        rest = [event for event in recorded.events if not isinstance(event, Thrown)]
-        super().events(Recorded(recorded.entry, tuple(rest)))
-        if recorded.events:
-            self.changed = True
+    def event_line(self, event: AnyEvent) -> None:
+        # What the dice showed heads the events of a throw, on a line of its own.
+        if isinstance(event, Thrown):
+            self.screen.say(event_text(event, self.money))
+        else:
+            super().event_line(event)
 
 
 class RefereeLoop(TableLoop):

@@ -20,6 +20,7 @@ import re
 from fractions import Fraction
 
 from hazard.core.errors import InvalidError
+from hazard.core.numbers import fraction_text
 
 __all__ = ["MoneyStyle", "format_money", "parse_money"]
 
@@ -86,9 +87,8 @@ def format_money(amount: Fraction, style: MoneyStyle = MoneyStyle.DECIMAL) -> st
     ('4 1/3d', '£0')
     """
     if style is MoneyStyle.EXACT:
-        if amount.denominator == 1:
-            return str(amount.numerator)
-        return f"{amount.numerator}/{amount.denominator}"
+        # Whole sums as people write them (5, not 5/1); the rest in the project's one form of a fraction.
+        return str(amount.numerator) if amount.denominator == 1 else fraction_text(amount)
     sign = "-" if amount < 0 else ""
     if style is MoneyStyle.DECIMAL:
         # floor(x + 1/2) on the size rounds half away from zero once the sign is put back.
@@ -118,7 +118,7 @@ def _lsd(amount: Fraction) -> str:
     elif below:
         # A space keeps "4 1/3d" apart from "41/3d" (thirteen and two thirds pence, read as written).
         whole_pence = f"{pennies} " if pennies else ""
-        parts.append(f"{whole_pence}{below.numerator}/{below.denominator}d")
+        parts.append(f"{whole_pence}{fraction_text(below)}d")
     elif pennies:
         parts.append(f"{pennies}d")
     return " ".join(parts) or "£0"

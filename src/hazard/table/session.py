@@ -220,6 +220,8 @@ class Session:
         caster = self.table.caster
         if caster is None:
             raise IllegalError(f"illegal throw by {by}: nobody is at the table yet")
+        if by.name is not None and not self.table.seated(by.name):
+            raise IllegalError(f"illegal throw by {by}: {by} is not at the table, and acts for nobody")
         thrower, done = by, []
         if self.table.player(caster).bot is not None:
             call = self.brains.call(self.table)
