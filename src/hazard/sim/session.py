@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import Paytable
+from hazard.core.rulesets import find_paytable
 from hazard.sim.backend import backend
 from hazard.sim.rounds import Progress, _expected_steps, check_run
 from hazard.sim.stats import Estimate, mean, rate
@@ -63,8 +64,6 @@ class Staking(enum.Enum):
     PAROLI = "paroli"
 
 
-_EVEN = Paytable(id="even", name="even money")
-"""What a round settles at without a paytable: 1 to 1 on a nick and on every chance."""
 _STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
 _DEFAULT_CAP = {Staking.FLAT: 0, Staking.MARTINGALE: 6, Staking.PAROLI: 3}
 
@@ -224,9 +223,14 @@ def _json_estimate(estimate: Estimate) -> dict[str, object]:
     return {"value": _nan_none(estimate.value), "ci": [_nan_none(estimate.low), _nan_none(estimate.high)]}
 
 
+def _even() -> Paytable:
+    """What a round settles at without a paytable: the built-in even-money paytable, as at the table."""
+    return find_paytable("even")
+
+
 def _nets(table: RoundTable, paytable: Paytable | None) -> npt.NDArray[np.float64]:
     """The caster's net per unit staked, by outcome code (even money without a paytable)."""
-    chosen = _EVEN if paytable is None else paytable
+    chosen = _even() if paytable is None else paytable
     return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
 
 
@@ -236,7 +240,7 @@ def _most_won(table: RoundTable, paytable: Paytable | None) -> float:
     A table compiled for one main plays only that main's row, so only its odds count. Never 0: the
     kernels divide by it (a ruleset in which the caster can win nothing needs no cover at all).
     """
-    chosen = _EVEN if paytable is None else paytable
+    chosen = _even() if paytable is None else paytable
     played = table.ruleset if table.main is None else on_main(table.ruleset, table.main)
     return max(float(chosen.most_won(played)), 1e-9)
 
