@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzzing import check_proposition_text, mutated_bets
 
-from hazard.analysis.bets import BetAnalysis, analyse_bet, fair_odds, odds_against, probability
+from hazard.analysis.bets import BetAnalysis, analyse_bet, fair_odds, odds_against, probability, readable_odds
 from hazard.core.dice import ROLLS, TOTALS
 from hazard.core.errors import InvalidError
 from hazard.core.propositions import (
+    MAX_THROWS,
     SOURCE_BETS,
     Before,
     Next,
@@ -314,3 +317,73 @@ def test_json_dict_edges() -> None:
     unlikely = analyse_bet("not 3 or more within 1 throw").to_json_dict()
     assert (unlikely["probability"], unlikely["fair_odds"]) == ("1/36", "35 to 1")
     assert unlikely["ev_even_money"] == "-17/18"
+
+
+# --- the largest bets: bounded cost, exact figures that print, readable forms ---------------------------
+
+# Bets at the bound of MAX_THROWS, whose exact figures have the most digits any bet can have.
+LONGEST_BETS = [
+    f"12 within {MAX_THROWS} throws",
+    f"not 12 within {MAX_THROWS} throws",
+    f"not 3 or more within {MAX_THROWS} throws",
+    f"2, 3, 4, 5, 6, 7, 8, 9, 10 or 11 within {MAX_THROWS} throws",
+    f"7 within {MAX_THROWS} throws",
+]
+
+
+@pytest.mark.parametrize("text", LONGEST_BETS)
+def test_the_longest_bets_are_fast_and_print(text: str) -> None:
+    started = time.perf_counter()
+    analysis = analyse_bet(text)
+    data = analysis.to_json_dict()
+    shown = str(analysis)
+    json.dumps(data)
+    assert time.perf_counter() - started < 0.5  # about a millisecond
+    assert Fraction(str(data["probability"])) == analysis.probability  # exact in JSON, however long
+    assert len(str(data["probability"])) < 4000
+    assert len(shown) < 400  # readable in text
+    assert "≈" in shown
+
+
+def test_within_agrees_with_its_closed_form_at_the_bound() -> None:
+    assert probability(f"12 within {MAX_THROWS} throws") == 1 - Fraction(35, 36) ** MAX_THROWS
+
+
+def test_text_dict_is_exact_when_short_and_a_decimal_when_long() -> None:
+    assert analyse_bet("2, 3, 11 or 12 within 3 throws").to_text_dict() == {
+        "proposition": "2, 3, 11 or 12 within 3 throws",
+        "probability": "91/216",
+        "fair_odds": "125 to 91",
+        "ev_even_money": "-17/108",
+    }
+    text = analyse_bet(f"not 12 within {MAX_THROWS} throws").to_text_dict()
+    assert text["probability"] == "≈ 5.82832261142e-13 (exact: 1,545 digits over 1,557)"
+    assert text["fair_odds"] == "≈ 1.71575951894e+12 to 1 (exact: 1,557 digits to 1,545 digits)"
+    assert text["ev_even_money"] == "≈ -0.999999999999 (exact: 1,557 digits over 1,557)"
+
+
+def test_readable_odds() -> None:
+    assert readable_odds(Fraction(1, 3)) == "2 to 1"
+    assert readable_odds(Fraction(1)) == "0 to 1"
+    assert readable_odds(Fraction(0)) == "1 to 0"
+    assert readable_odds(Fraction(1, 2**200)) == "≈ 1.60693804426e+60 to 1 (exact: 61 digits to 1 digit)"
+
+
+def test_str_is_unchanged_for_short_bets() -> None:
+    assert str(analyse_bet("next 7")) == (
+        "next 7: probability 1/6, fair odds 5 to 1, expected value at even money -2/3"
+    )
+
+
+@settings(derandomize=True, database=None, max_examples=300, deadline=None)
+@given(mutated_bets())
+def test_fuzz_any_bet_that_parses_is_analysed_quickly(text: str) -> None:
+    proposition = check_proposition_text(text)
+    if proposition is None:
+        return
+    started = time.perf_counter()
+    analysis = analyse_bet(proposition)
+    assert 0 < analysis.probability < 1
+    json.dumps(analysis.to_json_dict())
+    assert len(str(analysis)) < 600
+    assert time.perf_counter() - started < 0.5

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from tests.commandline import fails, run
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, hostile_values, run, survives
 
 from hazard.cli import COMMANDS, app, load_commands
 
@@ -181,8 +183,8 @@ def test_a_users_ruleset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path
     ("args", "fragment"),
     [
         (("odds", "--main", "4"), "illegal main 4 in ruleset 'wikipedia'"),
-        (("odds", "--main", "13"), "invalid main 13"),
-        (("odds", "--main", "seven"), "'--main'"),
+        (("odds", "--main", "13"), "invalid --main '13': expected a main from 2 to 12"),
+        (("odds", "--main", "seven"), "invalid --main 'seven'"),
         (("odds", "--format", "xml"), "'xml' is not one of"),
         (("odds", "--ruleset", "nope"), "unknown ruleset 'nope'"),
         (("odds", "--ruleset", "missing.toml"), "no ruleset file at 'missing.toml'"),
@@ -318,3 +320,42 @@ def test_a_ruleset_waiting_for_too_many_losses_is_refused(
     code, out, _ = run(capsys, "odds", "-r", str(path), "-f", "json")
     assert code == 0
     assert json.loads(out)["mains"][0]["expected_rounds_kept_float"] > 1e30
+
+
+# --- fuzzing: any value of any option ends in one error line or an answer ----------------------------------
+
+_EXACT = {
+    "odds": ("--ruleset", "--main", "--paytable", "--format"),
+    "rules": ("RULESET", "--paytable"),
+    "bet": ("PROPOSITION", "--format"),
+}
+
+
+@fuzz(150)
+@given(data=st.data())
+def test_fuzz_any_value_of_an_option_of_rules_odds_or_bet_is_one_error_line_or_an_answer(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data: st.DataObject
+) -> None:
+    place = fuzz_place(tmp_path, monkeypatch)
+    command = data.draw(st.sampled_from(sorted(_EXACT)), label="command")
+    option = data.draw(st.sampled_from(_EXACT[command]), label="option")
+    paths = option in ("--ruleset", "--paytable", "RULESET")
+    value = data.draw(hostile_paths(place) if paths else hostile_values(), label="value")
+    if option == "PROPOSITION":
+        # A value alone, or inside a side bet's own words, where each number is read.
+        forms = ["{}", "{} before 7", "4 before {}", "4 within {} throws", "next {}", "{} or 10 before 7"]
+        form = data.draw(st.sampled_from(forms), label="form")
+        survives(capfd, "bet", form.format(value))
+    elif option == "RULESET":
+        survives(capfd, "rules", value, *data.draw(st.sampled_from([(), ("--toml",)]), label="toml"))
+    elif command == "bet":
+        survives(capfd, "bet", "4 or 10 before 7", option, value)
+    elif command == "rules":
+        survives(capfd, "rules", "ecws", option, value)
+    else:
+        survives(capfd, "odds", option, value)
+
+
+def test_a_long_count_of_throws_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> None:
+    error = fails(capsys, "bet", "4 within " + "é" * 240 + " throws")
+    assert len(error) < 600, len(error)

@@ -11,14 +11,28 @@ Sums show with two decimals unless ``--money`` says otherwise; the commands a ga
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.commandline import fails, run
-from tests.terminal import Terminal, exchanges, run_hazard
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.commandline import (
+    fails,
+    feed,
+    fuzz,
+    fuzz_place,
+    hostile_lines,
+    hostile_paths,
+    hostile_values,
+    run,
+    survives,
+)
+from tests.terminal import HAZARD, WAIT, Terminal, exchanges, hazard_env, run_hazard
 
 from hazard.table import (
     REFEREE,
@@ -161,7 +175,7 @@ BAD_AS_CASTER = [
     ("fix 1 3-4", "error: unknown command 'fix 1 3-4'"),
     (
         "x" * 5000,
-        "error: unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx': type help",
+        "error: unknown command '" + "x" * 80 + "'... (5,000 characters): type help",
     ),
     # Calls.
     ("call", "error: invalid command 'call': expected call MAIN, e.g. call 7"),
@@ -533,6 +547,9 @@ def test_play_in_each_money_style(tmp_path: Path) -> None:
 # --- command-line errors -----------------------------------------------------------------------------------
 
 
+BOTS = "expected a number of bots from 0 to 9, or NAME[:POLICY[:BANKROLL]] separated by commas"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -545,13 +562,58 @@ def test_play_in_each_money_style(tmp_path: Path) -> None:
             "error: Invalid value for '--money': 'x' is not one",
         ),
         (["play", "--bots", "Bob:robot"], "error: invalid bot policy 'robot' in --bots 'Bob:robot'"),
-        (["play", "--bots", "Bob:setter:1:2"], "error: invalid bots 'Bob:setter:1:2': expected a number"),
-        (["play", "--bots", "99"], "error: invalid bots '99': at most 9 bots by number"),
-        (["play", "--bots", "9" * 5000], "error: invalid bots '" + "9" * 40 + "': at most 9 bots by number"),
+        (
+            ["play", "--bots", "Bob:setter:1:2"],
+            "error: invalid --bots 'Bob:setter:1:2': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "99"],
+            "error: invalid --bots '99': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "10"],
+            "error: invalid --bots '10': " + BOTS,
+        ),
+        (
+            ["play", "--name", "Bob", "--bots", "9"],
+            "error: invalid --bots '9': expected a number of bots from 0 to 8",
+        ),
+        (
+            ["play", "--bots", "9" * 5000],
+            "error: invalid --bots '" + "9" * 80 + "'... (5,000 characters): expected",
+        ),
+        (
+            ["play", "--bots", "-1"],
+            "error: invalid --bots '-1': " + BOTS + ", with a letter in each NAME",
+        ),
+        (
+            ["play", "--bots", "+3"],
+            "error: invalid --bots '+3': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "2.5"],
+            "error: invalid --bots '2.5': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "٣"],
+            "error: invalid --bots '٣': " + BOTS,
+        ),
+        (
+            ["play", "--bots", ""],
+            "error: invalid --bots '': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "Bob,-1"],
+            "error: invalid --bots 'Bob,-1': " + BOTS,
+        ),
+        (
+            ["play", "--bots", "0", "--unit", "2"],
+            "error: invalid option --unit with --bots 0: it is what the bots",
+        ),
         (["play", "--bots", "Bob:setter:" + "9" * 5000], "error: invalid bankroll '9999999999999999…' (5000"),
         (
             ["play", "--bots", ",,"],
-            "error: invalid bots ',,': expected a number, or NAME[:POLICY[:BANKROLL]]",
+            "error: invalid --bots ',,': " + BOTS,
         ),
         (["play", "--bots", "Bob,bob"], "error: illegal seat for 'bob': someone of that name"),
         (["play", "--name", "Bob", "--bots", "Bob"], "error: illegal seat for 'Bob': someone of that name"),
@@ -564,28 +626,47 @@ def test_play_in_each_money_style(tmp_path: Path) -> None:
         (["play", "--name", "referee"], "error: invalid player name 'referee': expected 1 to 40"),
         (["play", "--bankroll", "-5"], "error: invalid bankroll '-5': expected more than 0"),
         (["play", "--bankroll", "0"], "error: invalid bankroll '0': expected more than 0"),
+        (["play", "--bankroll", ""], "error: invalid bankroll '': expected a sum such as 5"),
+        (["play", "--unit", ""], "error: invalid bot stake unit '': expected a sum such as 5"),
+        (
+            ["play", "--unit", "9" * 5000],
+            "error: invalid bot stake unit '9999999999999999…' (5000 characters)",
+        ),
         (["play", "--bankroll", "9" * 5000], "error: invalid bankroll '9999999999999999…' (5000 characters)"),
         (["play", "--unit", "0"], "error: invalid bot stake unit '0': expected more than 0"),
         (["play", "--unit", "-1"], "error: invalid bot stake unit '-1': expected more than 0"),
-        (["play", "--seed", "-1"], "error: invalid seed '-1': expected a whole number from 0 to 2**63 - 1"),
+        (["play", "--seed", "-1"], "error: invalid --seed '-1': expected a whole number from 0 to 2**63 - 1"),
         (
             ["play", "--seed", "9" * 23],
-            "error: invalid seed '" + "9" * 23 + "': expected a whole number from 0",
+            "error: invalid --seed '" + "9" * 23 + "': expected a whole number from 0",
         ),
-        (["play", "--seed", str(2**63)], f"error: invalid seed {2**63}"),
-        (["play", "--seed", "x"], "error: invalid seed 'x': expected a whole number"),
-        (["play", "--seed", "７"], "error: invalid seed '７': expected a whole number"),
+        (["play", "--seed", str(2**63)], f"error: invalid --seed '{2**63}': expected a whole number from 0"),
+        (
+            ["play", "--seed", "9" * 5000],
+            "error: invalid --seed '" + "9" * 80 + "'... (5,000 characters): expected",
+        ),
+        (["play", "--seed", ""], "error: invalid --seed '': expected a whole number"),
+        (["play", "--seed", "x"], "error: invalid --seed 'x': expected a whole number"),
+        (["play", "--seed", "７"], "error: invalid --seed '７': expected a whole number"),
         (["play", "--ruleset", "nope"], "error: unknown ruleset 'nope'"),
         (["play", "--paytable", "nope"], "error: unknown paytable 'nope'"),
         (["play", "--stakes", "nope"], "error: Invalid value for '--stakes'"),
         (["play", "3"], "error: invalid game 3: a game number is given only with --resume"),
+        (["play", "--resume", "0"], "error: invalid game '0': expected a game number from 1 to 2**63 - 1"),
+        (["play", "--resume", str(2**63)], f"error: invalid game '{2**63}': expected a game number from 1"),
+        (
+            ["play", "--resume", "9" * 5000],
+            "error: invalid game '" + "9" * 80 + "'... (5,000 characters): exp",
+        ),
+        (["referee", "--resume", "x"], "error: invalid game 'x': expected a game number from 1 to 2**63 - 1"),
         (
             ["referee", "3", "--player", "Ann:5"],
             "error: invalid game 3: a game number is given only with --resume",
         ),
         (["referee"], "error: invalid table: name the players, e.g. --player Ann:100 --player Bob:100"),
-        (["referee", "--player", "Ann"], "error: invalid player 'Ann': expected NAME:BANKROLL"),
-        (["referee", "--player", ":5"], "error: invalid player ':5': expected NAME:BANKROLL"),
+        (["referee", "--player", "Ann"], "error: invalid --player 'Ann': expected NAME:BANKROLL"),
+        (["referee", "--player", ":5"], "error: invalid --player ':5': expected NAME:BANKROLL"),
+        (["referee", "--player", "Ann:"], "error: invalid bankroll for Ann '': expected a sum"),
         (["referee", "--player", "Ann:x"], "error: invalid bankroll for Ann 'x'"),
         (
             ["referee", "--player", "Ann:" + "9" * 5000],
@@ -695,7 +776,7 @@ def test_referee_records_real_dice_and_corrects_mistakes_without_deleting(tmp_pa
         "stake 5": "error: invalid command 'stake 5': the referee names the player: stake NAME AMOUNT",
         "void 99": "error: illegal correction of entry 99: it can only correct entries 1 to 7",
         "void 6": "error: illegal correction of entry 6: it is a correction itself; correct entry 5 instead",
-        "void x": "error: invalid entry number 'x': expected a whole number",
+        "void x": "error: invalid entry number 'x': expected an entry number, the [N] before a recorded line",
         "fix 5": "error: invalid command 'fix 5': expected fix N COMMAND, e.g. fix 7 3-4",
         "undo now": "error: invalid command 'undo now': expected undo",
         "fix 8 3-4": "error: illegal correction of entry 8: record of game 1 does not replay: entry 9: "
@@ -844,3 +925,193 @@ def test_referee_with_a_name_of_two_words(tmp_path: Path) -> None:
     answer = dict(exchanges(out, "referee> "))['stake "bob roe" 5']
     assert answer[:2] == ['[3] stake "Bob Roe" 5', "  Bob Roe stakes 5.00 against Ann Lee"]
     assert [p.name for p in _load(db).table.players] == ["Ann Lee", "Bob Roe"]
+
+
+def test_bytes_that_are_not_utf8_are_refused_by_name_not_by_a_crash(tmp_path: Path) -> None:
+    """A stray byte at the prompt, or a file name from another system, under a strict UTF-8 locale."""
+    db = os.fsencode(tmp_path) + b"/\xff.db"
+    done = subprocess.run(
+        [*HAZARD, "play", "--seed", "1", "--db", db],
+        input=b"stake \xff\ntable\nquit\n",
+        capture_output=True,
+        env={**hazard_env(tmp_path), "PYTHONIOENCODING": "utf-8:strict"},
+        timeout=WAIT,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b""), done.stdout[-2000:] + done.stderr
+    assert b"\nerror: invalid stake '\\udcff': expected a sum such as 5" in done.stdout
+    assert done.stdout.rstrip().endswith(b"hazard play --resume 1 --db '" + db + b"'")  # the name as given
+    assert os.path.exists(db)
+
+
+# --- fuzzing: whatever is typed, one error line and the game goes on ---------------------------------------
+
+
+@pytest.fixture
+def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> Path:
+    """A folder for the fuzzers, with a record holding a played game (1) and a refereed one (2)."""
+    folder = fuzz_place(tmp_path, monkeypatch)
+    db = str(folder / "games.db")
+    feed(monkeypatch, ["quit"])
+    assert main_runs("play", "--seed", "1", "--db", db)
+    feed(monkeypatch, ["quit"])
+    assert main_runs("referee", "--player", "Ann:100", "--player", "Bob:100", "--db", db)
+    capfd.readouterr()  # what the games printed is not the fuzzers' to read
+    return folder
+
+
+def main_runs(*args: str) -> bool:
+    from hazard.cli import main
+
+    try:
+        main(list(args))
+    except SystemExit as exit_:
+        return not exit_.code
+    return True
+
+
+_PATHS = ("--ruleset", "--paytable", "--db")
+_PLAY = (
+    "--ruleset",
+    "--paytable",
+    "--stakes",
+    "--name",
+    "--bankroll",
+    "--bots",
+    "--unit",
+    "--seed",
+    "--money",
+)
+_REFEREE = ("--player", "--ruleset", "--paytable", "--stakes", "--money")
+
+
+def _values_of(option: str, place: Path) -> st.SearchStrategy[str]:
+    if option == "--db":
+        return hostile_paths(place)
+    return hostile_paths(place) if option in _PATHS else hostile_values()
+
+
+def _with(base: dict[str, str], option: str, value: str) -> list[str]:
+    given = {**base, option: value}
+    return [word for pair in given.items() for word in pair]
+
+
+@fuzz(120)
+@given(data=st.data())
+def test_fuzz_any_value_of_a_play_option_is_one_error_line_or_a_game(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: Path, data: st.DataObject
+) -> None:
+    db = str(place / "games.db")
+    option = data.draw(st.sampled_from((*_PLAY, "--db", "GAME")), label="option")
+    value = data.draw(_values_of(option, place), label="value")
+    feed(monkeypatch, ["quit"])
+    if option == "GAME":
+        survives(capfd, "play", "--resume", value, "--db", db)
+    else:
+        survives(capfd, "play", *_with({"--seed": "1", "--db": db}, option, value))
+
+
+@fuzz(80)
+@given(data=st.data())
+def test_fuzz_any_value_of_a_referee_option_is_one_error_line_or_a_game(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: Path, data: st.DataObject
+) -> None:
+    db = str(place / "games.db")
+    option = data.draw(st.sampled_from((*_REFEREE, "--db", "GAME")), label="option")
+    value = data.draw(_values_of(option, place), label="value")
+    feed(monkeypatch, ["quit"])
+    if option == "GAME":
+        survives(capfd, "referee", "--resume", value, "--db", db)
+    elif option == "--player":  # one bad seat beside a good one
+        survives(capfd, "referee", "--player", "Ann:100", "--player", value, "--db", db)
+    else:
+        survives(capfd, "referee", *_with({"--player": "Ann:100", "--db": db}, option, value))
+
+
+PLAY_LINES = (
+    "",
+    "throw",
+    "stake 5",
+    "stake 2.50",
+    "stake 5/3",
+    "stake £1 10s",
+    "withdraw",
+    "call 7",
+    "7",
+    "offer 2 on 4 or 10 before 7",
+    "offer 2 on 4 before 7 at 2/1",
+    "offer 1 on next odd",
+    "offer 1 on 6 within 3 throws",
+    "take 1",
+    "take 2",
+    "cancel 2",
+    "pass",
+    "help",
+    "bets",
+    "table",
+)
+REFEREE_LINES = (
+    "",
+    "3-4",
+    "3 4",
+    "throw 3-4",
+    "call 7",
+    "stake Bob 5",
+    "stake Bob 5 consent",
+    "withdraw Bob",
+    "offer Bob 2 on 4 or 10 before 7",
+    "offer Ann 2 on 4 before 7 at 2/1",
+    "take 1 Ann",
+    "cancel 1",
+    "pass",
+    "sit Cat 50",
+    "undo",
+    "void 3",
+    "void 1",
+    "fix 3 3-4",
+    "fix 3 stake Bob 2",
+    "log",
+    "help",
+    "bets",
+    "table",
+)
+"""What each prompt understands, for the fuzzer to mutate: every verb, with its usual arguments."""
+
+
+def _each_line_is_answered(out: str, prompt: str, lines: list[str]) -> None:
+    """Each line typed was answered, an error with that one line alone, and the ``table`` after it worked."""
+    turns = exchanges(out, prompt)
+    assert len(turns) == 2 * len(lines) + 1, out[-2000:]  # each line and its probe, then quit
+    for at, line in enumerate(lines):
+        _, answer = turns[2 * at]
+        errors = [said for said in answer if said.startswith("error:")]
+        assert not errors or answer == errors[:1], (line[:200], answer)
+        assert not errors or len(errors[0]) < 600, (line[:200], errors)
+        _, probe = turns[2 * at + 1]
+        assert probe, line[:200]
+        assert probe[0].startswith("Round "), (line[:200], probe)
+    assert "is saved: carry on with" in out.rsplit(prompt, 1)[1]
+
+
+@fuzz(30)
+@given(lines=st.lists(hostile_lines(PLAY_LINES), min_size=1, max_size=6))
+def test_fuzz_any_line_at_the_play_prompt_is_one_error_line_and_the_game_goes_on(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: Path, lines: list[str]
+) -> None:
+    # After each line, a valid command ("table") that must still work; then quit, which must save the game.
+    feed(monkeypatch, [*(said for line in lines for said in (line, "table")), "quit"])
+    code, out, err = survives(capfd, "play", "--seed", "1", "--db", str(place / "games.db"))
+    assert (code, err) == (0, "")
+    _each_line_is_answered(out, "Ann> ", lines)
+
+
+@fuzz(30)
+@given(lines=st.lists(hostile_lines(REFEREE_LINES), min_size=1, max_size=6))
+def test_fuzz_any_line_at_the_referee_prompt_is_one_error_line_and_the_game_goes_on(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: Path, lines: list[str]
+) -> None:
+    feed(monkeypatch, [*(said for line in lines for said in (line, "table")), "quit"])
+    seats = ("--player", "Ann:100", "--player", "Bob:100")
+    code, out, err = survives(capfd, "referee", *seats, "--db", str(place / "games.db"))
+    assert (code, err) == (0, "")
+    _each_line_is_answered(out, "referee> ", lines)

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.commandline import fails, run
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from tests.commandline import fails, files_in, fuzz, fuzz_place, hostile_paths, hostile_values, run, survives
 
 REQUIRED = [
     "ruleset",
@@ -110,15 +112,29 @@ def test_a_plot_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("--rounds", "0"), "invalid number of rounds 0"),
-        (("--seed", "-1"), "invalid seed -1"),
+        (("--rounds", "0"), "invalid --rounds '0': expected a whole number from 1 to 1000000000000"),
+        (("--rounds", str(10**12 + 1)), "invalid --rounds '1000000000001': expected a whole number from 1"),
+        (("--seed", "-1"), "invalid --seed '-1': expected a whole number from 0 to 2**128 - 1"),
+        (("--seed", str(2**128)), f"invalid --seed '{2**128}': expected a whole number from 0 to 2**128 - 1"),
+        (("--seed", "9" * 5000), "invalid --seed '" + "9" * 80 + "'... (5,000 characters): expected"),
         (("-r", "no-such-game"), "unknown ruleset 'no-such-game'"),
         (("-r", "ecws", "--main", "4"), "illegal main 4"),
-        (("--plot", "/no/such/folder/plot.png"), "cannot write plot file"),
-        (("--plot", "plot.gif"), "expected a name ending in .png"),
-        (("--rounds", "many"), "--rounds"),
+        (("--main", "-7"), "invalid --main '-7': expected a whole number"),
+        (("--plot", "/no/such/folder/plot.png"), "cannot write --plot '/no/such/folder/plot.png': no folder"),
+        (("--plot", "plot.gif"), "invalid --plot 'plot.gif': expected a file name ending in .png"),
+        (("--plot", "/dev/null"), "expected a file name ending in .png"),
+        (("--plot", "/etc/passwd/plot.png"), "'/etc/passwd' is not a folder"),
+        (("--rounds", "many"), "invalid --rounds 'many'"),
+        (("--rounds", "1e6"), "invalid --rounds '1e6'"),
+        (("--rounds", "٣"), "invalid --rounds '٣'"),
         (("--format", "xml"), "xml"),
-        (("--sessions", "0"), "invalid number of sessions 0"),
+        (("--sessions", "0"), "invalid --sessions '0': expected a whole number from 1"),
+        (("--sessions", "5", "--bankroll", "nan"), "invalid --bankroll 'nan': expected a number such as 100"),
+        (("--sessions", "5", "--stake", "inf"), "invalid --stake 'inf': expected a number such as 100"),
+        (("--sessions", "5", "--stake", "1e999"), "invalid --stake '1e999': expected a number such as 100"),
+        (("--sessions", "5", "--stake", "-1"), "invalid --stake '-1': expected a number such as 100"),
+        (("--sessions", "5", "--stake", "0"), "invalid stake 0.0: expected a number above 0"),
+        (("--sessions", "5", "--bankroll", "٣"), "invalid --bankroll '٣'"),
         (("--sessions", "5", "--players", "1"), "invalid number of players 1"),
         (("--staking", "double"), "double"),
         (("--workers", "0"), "invalid number of workers 0"),
@@ -212,3 +228,129 @@ def test_the_dice_passing_rule_is_shown_whole(capsys: pytest.CaptureFixture[str]
         code, out, _ = run(capsys, "simulate", "-r", "sca", "--rounds", "1000", *extra)
         assert code == 0
         assert said in " ".join(out.split())
+
+
+# --- options that mean something only with another, and files checked before the work ----------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("--cap", "10"),
+            "invalid option --cap without --sessions: it sets up a session study; add --sessions N",
+        ),
+        (("--players", "3"), "invalid option --players without --sessions"),
+        (("--bankroll", "50"), "invalid option --bankroll without --sessions"),
+        (("--stake", "2"), "invalid option --stake without --sessions"),
+        (("--staking", "paroli"), "invalid option --staking without --sessions"),
+        (("--paytable", "even"), "invalid option --paytable without --sessions"),
+        (("--sessions", "3", "--chunk", "10"), "invalid option --chunk with --sessions: it sizes the steps"),
+        (("--sessions", "3", "--cap", "4"), "invalid option --cap without --staking martingale or paroli"),
+        (("--sessions", "3", "--staking", "flat", "--cap", "4"), "invalid option --cap without --staking"),
+    ],
+)
+def test_an_option_that_needs_another_is_refused_without_it(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], expected: str
+) -> None:
+    assert fails(capsys, "simulate", "--rounds", "1000", *args).startswith(f"error: {expected}")
+
+
+def test_an_option_with_the_one_it_needs_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json_of(capsys, "--sessions", "3", "--rounds", "20", "--staking", "martingale", "--cap", "4")
+    assert data["mode"] == "sessions"
+    assert json_of(capsys, "--rounds", "1000", "--chunk", "100")["rounds"] == 1000
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("x" * 300 + ".png", "the name is too long (304 characters in one name"),
+        ("missing/plot.png", "no folder '"),
+        ("plain.txt/plot.png", "is not a folder"),
+        ("folder.png", "it is a folder"),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    expected: str,
+) -> None:
+    from hazard.cli import simulate as command
+
+    (tmp_path / "plain.txt").write_text("text", encoding="utf-8")
+    (tmp_path / "folder.png").mkdir()
+    before = files_in(tmp_path)
+
+    def no_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(command, "simulate_rounds", no_run)
+    error = fails(capsys, "simulate", "--rounds", "1000", "--plot", str(tmp_path / name))
+    assert error.startswith("error: cannot write --plot '"), error
+    assert expected in error, error
+    assert files_in(tmp_path) == before  # nothing made to find out
+
+
+def test_a_plot_over_a_file_keeps_the_file_until_it_is_drawn(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "old.png"
+    target.write_bytes(b"an old picture")
+    # The plot is checked first, the ruleset after it: the check opened the file and left it as it was.
+    refused = fails(capsys, "simulate", "--rounds", "1000", "--plot", str(target), "-r", "nope")
+    assert refused.startswith("error: unknown ruleset 'nope'")
+    assert target.read_bytes() == b"an old picture"
+    code, _, err = run(capsys, "simulate", "--rounds", "1000", "--plot", str(target))
+    assert code == 0, err
+    assert target.read_bytes().startswith(b"\x89PNG")
+
+
+# --- fuzzing: any value of any option ends in one error line or a result -----------------------------------
+
+_NUMBERS = (
+    "--main",
+    "--rounds",
+    "--sessions",
+    "--seed",
+    "--players",
+    "--bankroll",
+    "--stake",
+    "--cap",
+    "--workers",
+    "--chunk",
+)
+_SESSION = ("--sessions", "--players", "--bankroll", "--stake", "--staking", "--cap", "--paytable")
+_COUNTS = {"--rounds": 10**4, "--sessions": 100, "--chunk": 10**7, "--workers": 64, "--players": 64}
+"""The most of each count a fuzzer may ask for: a valid count above it is a long run, not a bad value."""
+
+
+def _too_long(option: str, value: str) -> bool:
+    text = value.strip()
+    most = _COUNTS.get(option)
+    return bool(most and text.isascii() and text.isdigit() and len(text) < 30 and int(text) > most)
+
+
+@fuzz(150)
+@given(data=st.data())
+def test_fuzz_any_value_of_a_simulate_option_is_one_error_line_or_a_result(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data: st.DataObject
+) -> None:
+    place = fuzz_place(tmp_path, monkeypatch)
+    options = (*_NUMBERS, "--ruleset", "--paytable", "--plot", "--format", "--staking")
+    option = data.draw(st.sampled_from(options), label="option")
+    paths = option in ("--ruleset", "--paytable", "--plot")
+    value = data.draw(hostile_paths(place) if paths else hostile_values(), label="value")
+    assume(not _too_long(option, value))
+    words = {"--rounds": "1000", "--format": "json"}
+    if option in _SESSION:
+        words.update({"--sessions": "3", "--rounds": "20"})
+    if option == "--cap":
+        words["--staking"] = "martingale"
+    words[option] = value
+    before = files_in(place)
+    code, _, _ = survives(capfd, "simulate", *(word for pair in words.items() for word in pair))
+    if code == 2:
+        assert files_in(place) == before, value  # a refused plot leaves nothing behind

@@ -37,7 +37,7 @@ def _text(renderable: RenderableType) -> str:
 
 @pytest.fixture
 def session() -> Iterator[Session]:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     rules = find_ruleset("wikipedia")
     paytable, _ = table_paytable(rules)
     game = Session.start(
@@ -78,7 +78,7 @@ def test_round_line(session: Session) -> None:
 
 
 def test_an_empty_table_is_its_round_line_alone() -> None:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     try:
         rules = find_ruleset("craps")
         paytable, _ = table_paytable(rules)
@@ -159,7 +159,7 @@ def test_entries_view_says_who_entered_each_entry_and_its_standing(session: Sess
 
 
 def test_a_played_game_names_each_player_who_acted() -> None:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     try:
         rules = find_ruleset("craps")
         paytable, _ = table_paytable(rules)

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
+from tests.fuzzing import BUILTIN_PAYTABLE_TEXTS, check_paytable_text, mutated_toml
 from tests.strategies import rulesets
 
 from hazard.analysis.markov import RoundChain
@@ -13,7 +14,7 @@ from hazard.core.dice import ways
 from hazard.core.errors import InvalidError
 from hazard.core.paytable import ChanceOdds, Paytable
 from hazard.core.rules import MainMethod, MainRow, Ruleset
-from hazard.core.rulesets import find_paytable, find_ruleset
+from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset, paytable_from_toml
 from hazard.core.state import Outcome, Phase, Round, Termination
 
 EVEN = find_paytable("even")
@@ -259,3 +260,32 @@ def test_a_nick_counts_only_where_some_main_has_one() -> None:
 def test_most_won_needs_odds_for_every_chance() -> None:
     with pytest.raises(InvalidError, match="no odds for a chance of 4 on a main of 7"):
         Paytable("sixes", "Sixes", flat=None, table={(6, 5): Fraction(5, 4)}).most_won(find_ruleset("craps"))
+
+
+# --- Fuzzing: mutated paytable files load, or are refused with one InvalidError, quickly ---
+
+
+@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@given(mutated_toml(BUILTIN_PAYTABLE_TEXTS))
+def test_fuzz_mutated_builtin_paytables_load_or_are_refused(text: str) -> None:
+    check_paytable_text(text)
+
+
+@settings(derandomize=True, database=None, max_examples=100, deadline=None)
+@given(mutated_toml(BUILTIN_PAYTABLE_TEXTS))
+def test_fuzz_a_loaded_paytable_settles_every_ending_of_a_ruleset(text: str) -> None:
+    # What loads must be usable: checked against a ruleset, it pays or refuses with an InvalidError.
+    try:
+        paytable = paytable_from_toml(text, "'fuzz.toml'")
+    except InvalidError:
+        return
+    for ruleset in builtin_rulesets():
+        try:
+            paytable.check(ruleset)
+        except InvalidError:
+            continue
+        assert paytable.most_won(ruleset) > 0
+        for row in ruleset.rows:
+            assert paytable.caster_net(Outcome(Termination.NICK, row.main)) == paytable.nick
+            for chance in sorted(row.chances):
+                assert paytable.caster_net(Outcome(Termination.CHANCE, row.main, chance)) > 0

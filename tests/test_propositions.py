@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzzing import check_proposition_text, mutated_bets
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.propositions import (
+    MAX_TEXT,
+    MAX_THROWS,
     SOURCE_BETS,
     SOURCE_EXAMPLES,
     Before,
@@ -640,3 +645,93 @@ def test_decision_timing(proposition: Proposition, rolls: list[Roll]) -> None:
         assert tracker.is_decided == bool(either)
         if either:
             assert tracker.throws == either[0] + 1
+
+
+# --- hostile text: numbers in other scripts, bounds, long texts ------------------------------------------
+
+ASCII_ONLY = "expected a number such as '7' or 'seven' in ASCII digits (0-9)"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("² before 7", f"number '²': {ASCII_ONLY}"),  # int() raised a bare ValueError on it
+        ("⑦ before 4", f"number '⑦': {ASCII_ONLY}"),
+        ("٣ before 7", f"number '٣': {ASCII_ONLY}"),  # int() read it as 3
+        ("٣٣ before 7", f"number '٣٣': {ASCII_ONLY}"),
+        ("4 or ١٠ before 7", f"number '١٠': {ASCII_ONLY}"),
+        ("七 before 7", f"number '七': {ASCII_ONLY}"),
+        ("½ before 7", f"number '½': {ASCII_ONLY}"),
+        ("7 within ³ throws", f"number '³': {ASCII_ONLY}"),
+        ("7 within ٣ throws", f"number '٣': {ASCII_ONLY}"),
+        ("next ۷", f"number '۷': {ASCII_ONLY}"),
+        ("below ٧ before 7", f"number '٧': {ASCII_ONLY}"),
+        ("7 within 1001 throws", "within 1001 throws is too long a bet: expected at most 1,000 throws"),
+        ("7 within 6000 throws", "too long a bet"),  # its answer had more digits than Python writes
+        ("7 within 1000000000 throws", "too long a bet"),  # hung
+        ("7 within 99999999999999 throws", "at most 1,000,000,000,000"),
+        ("7 within " + "9" * 5000 + " throws", "expected at most 500 characters"),
+        ("7 within " + "9" * 400 + " throws", "at most 64 characters"),
+        ("9" * 300 + " before 7", "at most 64 characters"),
+        ("9999999999 before 7", "9999999999 is not a total of two dice"),
+        ("7 before 4" + " " * 1000, "expected at most 500 characters"),
+    ],
+)
+def test_hostile_numbers_are_refused(text: str, reason: str) -> None:
+    started = time.perf_counter()
+    with pytest.raises(InvalidError) as caught:
+        parse_proposition(text)
+    assert time.perf_counter() - started < 0.5
+    message = str(caught.value)
+    assert message.startswith(f"invalid proposition {quoted(text)}: "), message
+    assert reason in message, message
+    assert "\n" not in message
+    assert len(message) < 400
+
+
+def test_the_longest_bets_are_allowed() -> None:
+    assert parse_proposition(f"7 within {MAX_THROWS} throws") == Within(totals(7), MAX_THROWS)
+
+    def listing(count: int) -> str:
+        return "the caster will throw " + "2, " * count + "2 before 7"
+
+    fits = max(count for count in range(200) if len(listing(count)) <= MAX_TEXT)
+    assert parse_proposition(listing(fits)) == Before(totals(2), totals(7))
+    with pytest.raises(InvalidError, match="at most 500 characters"):
+        parse_proposition(listing(fits + 1))
+
+
+def test_within_is_bounded_in_the_value_type_too() -> None:
+    assert Within(totals(7), MAX_THROWS).throws == MAX_THROWS
+    with pytest.raises(InvalidError, match="within 1001 throws is too long a bet"):
+        Within(totals(7), MAX_THROWS + 1)
+    with pytest.raises(InvalidError, match=re.escape("within <an integer of about 5,001 digits> throws")):
+        Within(totals(7), 10**5000)  # too long for Python to write: the message sizes it instead
+
+
+def test_roll_set_names_are_bounded_and_text() -> None:
+    with pytest.raises(InvalidError, match=f"number '٣': {re.escape(ASCII_ONLY)}"):
+        parse_roll_set("٣")
+    with pytest.raises(InvalidError, match="at most 500 characters"):
+        RollSet(rolls_of(7), "7" + " " * 1000)
+    with pytest.raises(InvalidError, match="expected a name as text"):
+        RollSet(rolls_of(7), 7)  # type: ignore[arg-type]
+    with pytest.raises(InvalidError, match="expected text"):
+        parse_roll_set(7)  # type: ignore[arg-type]
+
+
+# --- Fuzzing: mutations of valid bets parse, or are refused with one InvalidError, quickly ---
+
+
+@settings(derandomize=True, database=None, max_examples=500, deadline=None)
+@given(mutated_bets())
+def test_fuzz_mutated_bets_parse_or_are_refused(text: str) -> None:
+    check_proposition_text(text)
+
+
+@settings(derandomize=True, database=None, max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_fuzz_any_text_parses_or_is_refused(text: str) -> None:
+    check_proposition_text(text)
+    with contextlib.suppress(InvalidError):
+        assert parse_roll_set(text).ways >= 1

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from tests.commandline import fails
+from tests.records import reseal
 from tests.terminal import Terminal, run_hazard
 
 from hazard.table.actions import REFEREE, Actor
@@ -159,6 +160,9 @@ def test_resume_finds_the_latest_game_of_its_kind(capsys: pytest.CaptureFixture[
     connection.commit()
     connection.close()
     message = fails(capsys, "play", "--resume", "1", "--db", db)
+    assert message.startswith("error: record of game 1 is corrupt: it holds no entries of "), message
+    reseal(Path(db))  # a game whose record, whole, has nobody at the table
+    message = fails(capsys, "play", "--resume", "1", "--db", db)
     assert (
         "resume of game 1 with hazard play: it needs exactly one person at the table, and it has 0" in message
     )
@@ -168,3 +172,33 @@ def test_resume_finds_the_latest_game_of_its_kind(capsys: pytest.CaptureFixture[
     assert message.startswith("error: illegal"), message
     assert "the record at 'sqlite:///" in message
     assert "holds no hazard play game to resume" in message
+
+
+def test_two_referees_on_one_game_cannot_write_over_each_other(tmp_path: Path) -> None:
+    """Issue 9's first failure: two `hazard referee --resume` on one game, each typing `stake Bob 400`. The
+    second to write is told the game has moved on, writes nothing, and is shown the table as it now is."""
+    db = str(tmp_path / "games.db")
+    started = run_hazard(tmp_path, "referee", "--player", "Ann:1000", "--player", "Bob:1000", "--db", db)
+    assert started.returncode == 0, started.stderr
+    first = Terminal(tmp_path, "referee", "--resume", "1", "--db", db)
+    second = Terminal(tmp_path, "referee", "--resume", "1", "--db", db)
+    try:
+        first.expect("referee> ")
+        second.expect("referee> ")
+        first.send("stake Bob 400")
+        first.expect("Bob stakes 400.00 against Ann")
+        second.send("stake Bob 400")
+        shown = second.expect("referee> ")
+        assert "illegal entry 3 of game 1: the game has moved on" in shown
+        assert "this session has caught up" in shown
+        assert "400.00 against Ann" in shown  # the table as the record now has it
+        second.send("stake Bob 400")  # and from the table as it is, refused for what it is
+        assert "cannot cover it" in second.expect("referee> ")
+        second.send("quit")
+        first.send("quit")
+    finally:
+        first.kill()
+        second.kill()
+    loaded = GameStore.open(db).load(1)  # one order of entries, and it replays
+    assert [e.seq for e in loaded.entries] == [1, 2, 3]
+    assert [(w.opponent, w.amount) for w in loaded.table.wagers] == [("Bob", Fraction(400))]

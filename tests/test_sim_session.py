@@ -92,7 +92,7 @@ def test_a_martingale_ruins_more_often_than_flat_stakes() -> None:
         ({"players": 1}, "invalid number of players 1"),
         ({"stake": 0.0}, "invalid stake"),
         ({"bankroll": 0.5}, "invalid bankroll"),
-        ({"cap": 0}, "invalid number of cap"),
+        ({"cap": 0}, "invalid progression cap 0"),
     ],
 )
 def test_bad_configurations_are_refused(config: dict[str, object], message: str) -> None:

@@ -36,6 +36,7 @@ from hazard.table.actions import (
     actor_from_json,
     actor_to_json,
     check_name,
+    name_key,
     parse_action,
 )
 from hazard.table.money import MoneyStyle
@@ -158,18 +159,56 @@ def test_a_malformed_actor_is_refused(data: object) -> None:
         ("  Ann Lee ", "Ann Lee"),
         ("Ann \n  Lee", "Ann Lee"),
         ("O'Neil", "O'Neil"),
-        ("5", "5"),
         ("Zoë", "Zoë"),
+        ("Zoe\u0308", "Zoë"),  # the same letters, written decomposed: one name
+        ("Ａｎｎ", "Ann"),  # full-width letters are the letters
+        ("Ｂｏｂ　Ｌｅｅ", "Bob Lee"),
+        ("Ólafur", "Ólafur"),
+        ("Яна", "Яна"),
+        ("李", "李"),
+        ("Ann2", "Ann2"),
     ],
 )
 def test_names(name: str, kept: str) -> None:
     assert check_name(name) == kept
+    assert name_key(name) == kept.casefold()
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 41, 'Ann "the Bold"', "Ann\x07Lee", "referee", "Consent"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "   ",
+        "x" * 41,
+        "x" * 10_000,
+        'Ann "the Bold"',
+        "Ann\x07Lee",
+        "referee",
+        "Consent",
+        "5",  # would read as a call
+        "3-4",  # a roll
+        "#1",  # a side bet's number
+        "-1",
+        "stake",  # verbs
+        "Throw",
+        "Ann\u200b",  # zero-width space: looks like Ann
+        "An\u200dn",  # zero-width joiner
+        "\u2060Ann",  # word joiner
+        "Ann\u00ad",  # soft hyphen
+        "\u3164",  # a Hangul filler: a letter that shows nothing
+        "Ann\x1b[31m",  # a terminal's escape: would colour everything after it
+        "\x1b]0;owned\x07",
+        "Ann\u202eBob",  # right-to-left override
+        "Ann\ufe0f",
+    ],
+    ids=ascii,
+)
 def test_bad_names_are_refused(name: str) -> None:
-    with pytest.raises(InvalidError, match="invalid player name"):
+    with pytest.raises(InvalidError, match="invalid player name") as caught:
         check_name(name)
+    assert "\x1b" not in str(caught.value)  # shown escaped
+    assert "\u200b" not in str(caught.value)
+    assert len(str(caught.value)) < 400
 
 
 # --- the text form ----------------------------------------------------------------------------------------

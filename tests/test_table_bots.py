@@ -453,7 +453,7 @@ def test_the_bank_that_covers_a_casters_stake() -> None:
 
 
 def test_a_person_plays_a_whole_round_alone_against_bots() -> None:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     rules = find_ruleset("wikipedia")
     session = Session.start(
         store, ruleset=rules, paytable=paytable_for(rules) or find_paytable("even"), dice=DiceKind.TYPED
@@ -483,7 +483,7 @@ def test_a_person_plays_a_whole_round_alone_against_bots() -> None:
 
 
 def test_a_table_of_bots_plays_itself() -> None:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     rules = find_ruleset("wikipedia")
     session = Session.start(
         store, ruleset=rules, paytable=find_paytable("wikipedia"), dice=DiceKind.SEEDED, seed=3

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from tests.records import reseal, sql
 from tests.strategies import actors, table_actions, texts
 from tests.strategies import throw_of as t
 
@@ -63,7 +64,7 @@ from hazard.table.game import (
     standing,
 )
 from hazard.table.money import MoneyStyle, format_money
-from hazard.table.record import GameStore
+from hazard.table.record import Access, GameStore
 from hazard.table.session import Session
 from hazard.table.state import new_table, table_json
 from hazard.table.transitions import acting_for
@@ -595,6 +596,22 @@ def test_every_legacy_entry_stands_and_does_as_it_did(legacy: GameStore, game: i
             assert same_in_substance(before, after), (where, before, after)
 
 
+def test_a_legacy_record_is_read_as_it_is_and_sealed_when_first_written(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    shutil.copyfile(LEGACY / "games.db", db)
+    reader = GameStore.open(str(db), access=Access.READ)
+    as_read = [reader.load(game) for game in LEGACY_GAMES]
+    reader.close()
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == _LEGACY_DIGEST  # reading wrote nothing
+    writer = GameStore.open(str(db))  # opened to play on: sealed, each game as it was
+    assert [writer.load(game).table for game in LEGACY_GAMES] == [game.table for game in as_read]
+    assert [writer.load(game).entries for game in LEGACY_GAMES] == [game.entries for game in as_read]
+    writer.close()
+    sql(db, "UPDATE hazard_entries SET at = '2020-01-01T00:00:00+00:00' WHERE game = 2 AND seq = 7")
+    with pytest.raises(InvalidError, match="record of game 2 is corrupt: entry 7 does not follow"):
+        GameStore.open(str(db), access=Access.READ).load(2)
+
+
 def test_a_legacy_game_is_resumed_only_as_its_own_kind(legacy: GameStore) -> None:
     with pytest.raises(
         IllegalError, match="illegal resume of game 1 as a hazard play game: it is a hazard referee"
@@ -677,6 +694,9 @@ def test_a_new_format_entry_without_an_actor_is_refused_as_corrupt(legacy: GameS
             (json.dumps(action_to_json(Sit("Bob", Fraction(10)))), info.id),
         )
     connection.close()
+    with pytest.raises(InvalidError, match=f"record of game {info.id} is corrupt: entry 2 does not follow"):
+        legacy.load(info.id)
+    reseal(tmp_path / "games.db")
     with pytest.raises(InvalidError) as caught:
         legacy.load(info.id)
     assert str(caught.value) == f"record of game {info.id} is corrupt: entry 2: it names no actor"
@@ -692,6 +712,7 @@ def test_a_legacy_entry_in_any_form_other_than_the_two_is_refused(legacy: GameSt
             (json.dumps({"actor": {"kind": "bot"}, "action": {"type": "pass-dice"}}),),
         )
     connection.close()
+    reseal(tmp_path / "games.db")
     with pytest.raises(InvalidError, match=r"record of game 2 is corrupt: entry 5: invalid actor"):
         legacy.load(2)
     legacy.load(1)

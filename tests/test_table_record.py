@@ -6,8 +6,10 @@ What a game's record means (corrections, the replay, the JSON form) is :mod:`haz
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from fractions import Fraction
@@ -15,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.records import reseal, rows, sql
 from tests.strategies import rulesets
 from tests.strategies import throw_of as t
 
@@ -37,8 +41,8 @@ from hazard.table.actions import (
     Withdraw,
 )
 from hazard.table.dice import DiceKind
-from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, entry_to_json
-from hazard.table.record import GameStore, GameSummary, default_database_url
+from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json
+from hazard.table.record import MAX_DATA, Access, GameStore, GameSummary, StaleError, default_database_url
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action
 
@@ -99,22 +103,6 @@ def store(db: Path) -> Iterator[GameStore]:
     opened = GameStore.open(str(db))
     yield opened
     opened.close()
-
-
-def sql(db: Path, statement: str, *params: object) -> None:
-    """Change the record underneath the store, as a crash, a bad tool or a bad disk might."""
-    connection = sqlite3.connect(db)
-    with connection:
-        connection.execute(statement, params)
-    connection.close()
-
-
-def rows(db: Path, statement: str) -> list[tuple[object, ...]]:
-    connection = sqlite3.connect(db)
-    try:
-        return connection.execute(statement).fetchall()
-    finally:
-        connection.close()
 
 
 def refused_whole(store: GameStore, game: int, *fragments: str) -> None:
@@ -211,7 +199,7 @@ def test_the_setup_is_stored_with_the_game(store: GameStore) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(rulesets())
 def test_any_valid_ruleset_round_trips_through_the_record(ruleset: Ruleset) -> None:
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     paytable = find_paytable("true-odds")
     info = store.create(
         ruleset=ruleset, paytable=paytable, stakes=ruleset.stakes, dice=DiceKind.SECURE, kind=GameKind.PLAY
@@ -252,31 +240,18 @@ def test_latest_is_the_newest_game_of_a_kind(store: GameStore) -> None:
     assert new_game(store, kind=GameKind.PLAY) == store.latest(GameKind.PLAY)
 
 
-def test_a_games_kind_is_kept_in_its_settings_and_not_given_twice(store: GameStore, db: Path) -> None:
+def test_a_games_kind_has_a_column_of_its_own(store: GameStore, db: Path) -> None:
     game = store.create(
         ruleset=WIKIPEDIA,
         paytable=find_paytable("even"),
         stakes=StakeArrangement.BANK,
         dice=DiceKind.SECURE,
         kind=GameKind.REFEREE,  # a kind need not follow from the dice
-        settings={"bot_unit": "5/2"},
+        settings={"bot_unit": "5/2", "kind": "a front end's own"},
     )
     assert store.load(game.id).info.kind is GameKind.REFEREE
-    assert store.load(game.id).info.settings == {"bot_unit": "5/2"}
-    (kept,) = rows(db, f"SELECT settings FROM hazard_games WHERE id = {game.id}")
-    assert json.loads(str(kept[0])) == {"bot_unit": "5/2", "kind": "referee"}
-    with pytest.raises(
-        InvalidError, match="invalid game setting 'kind': the record keeps the game's kind itself"
-    ):
-        store.create(
-            ruleset=WIKIPEDIA,
-            paytable=WIKI_PAYS,
-            stakes=StakeArrangement.BANK,
-            dice=DiceKind.SECURE,
-            kind=GameKind.PLAY,
-            settings={"kind": "play"},
-        )
-    assert len(store.games()) == 1
+    assert store.load(game.id).info.settings == {"bot_unit": "5/2", "kind": "a front end's own"}
+    assert rows(db, f"SELECT kind FROM hazard_games WHERE id = {game.id}") == [("referee",)]
 
 
 def test_every_entry_is_committed_when_it_is_written(db: Path) -> None:
@@ -329,13 +304,89 @@ def test_a_path_with_a_tilde_is_in_the_home_folder(tmp_path: Path, monkeypatch: 
 
 
 def test_opening_for_reading_refuses_a_missing_file_and_makes_none(db: Path) -> None:
-    with pytest.raises(InvalidError, match=f"cannot open the game record '{db}': no such file"):
-        GameStore.open(str(db), create=False)
+    for access in (Access.READ, Access.WRITE):
+        with pytest.raises(InvalidError, match=f"cannot open the game record '{db}': no such file"):
+            GameStore.open(str(db), access=access)
+        with pytest.raises(InvalidError, match="no such file"):
+            GameStore.open(f"sqlite:///{db}", access=access)  # the URL form is no way round it
     assert not db.exists()
     GameStore.open(str(db)).close()
-    reader = GameStore.open(str(db), create=False)
+    reader = GameStore.open(str(db), access=Access.READ)
     assert reader.games() == []
     reader.close()
+
+
+@pytest.mark.parametrize("content", [b"", b"SQLite format 3\x00" + bytes(84)], ids=["empty", "truncated"])
+def test_reading_writes_nothing_not_even_the_tables(db: Path, content: bytes) -> None:
+    db.write_bytes(content)
+    if content:
+        with pytest.raises(InvalidError, match="cannot open the game record"):
+            GameStore.open(str(db), access=Access.READ)
+    else:
+        reader = GameStore.open(str(db), access=Access.READ)
+        assert reader.games() == []
+        with pytest.raises(IllegalError, match="has no such game"):
+            reader.load(1)
+        with pytest.raises(InvalidError, match="opened for reading"):
+            reader.append(1, ANN, Sit("Ann", Fraction(5)))
+        reader.close()
+    assert db.read_bytes() == content
+
+
+def test_a_reader_never_writes_to_a_record(store: GameStore, db: Path) -> None:
+    game = two_entry_game(store)
+    before = db.read_bytes()
+    reader = GameStore.open(str(db), access=Access.READ)
+    assert len(reader.load(game).entries) == 2
+    with pytest.raises(InvalidError, match="opened for reading"):
+        reader.append(game, ANN, Call(7), seq=3)
+    reader.close()
+    assert db.read_bytes() == before
+
+
+def test_a_record_missing_its_entries_table_is_refused_not_shown_empty(store: GameStore, db: Path) -> None:
+    two_entry_game(store)
+    sql(db, "DROP TABLE hazard_entries")
+    for access in Access:
+        with pytest.raises(InvalidError, match="its table 'hazard_entries' is missing"):
+            GameStore.open(str(db), access=access)
+
+
+@pytest.mark.parametrize(
+    ("url", "fragment"),
+    [
+        ("sqlite://", "an in-memory database keeps nothing"),
+        ("sqlite:///:memory:", "an in-memory database keeps nothing"),
+        ("file:x.db?mode=ro", "an SQLite 'file:' URI is neither"),
+        ("x" * 5000, "expected a path or URL of at most 4096 characters"),
+        ("x" * 300, "name too long"),
+        ("postgresql+nosuchdriver://h/db", "cannot open the game record"),
+        ("://", "cannot open the game record"),
+    ],
+)
+def test_a_record_that_cannot_keep_games_is_refused(
+    url: str, fragment: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for access in Access:
+        with pytest.raises(InvalidError) as caught:
+            GameStore.open(url, access=access)
+        assert "cannot open the game record" in str(caught.value)
+        assert fragment.lower() in str(caught.value).lower() or access is not Access.CREATE
+        assert len(str(caught.value)) < 700
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "number", [0, -1, 2**31, 2**63, 10**5000], ids=["0", "-1", "2**31", "2**63", "10**5000"]
+)
+def test_a_game_number_no_record_can_hold_is_refused_before_the_database(
+    store: GameStore, number: int
+) -> None:
+    with pytest.raises(
+        InvalidError, match=r"invalid game number .*: expected a whole number from 1 to 2147483647"
+    ):
+        store.load(number)
 
 
 # --- corrupt and foreign records ----------------------------------------------------------------------------
@@ -397,23 +448,24 @@ def test_a_corrupt_entry_is_refused_whole(
 ) -> None:
     game = two_entry_game(store)
     sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 2", data)
+    refused_whole(store, game, f"record of game {game} is corrupt: entry 2 does not follow")
+    reseal(db)  # as a writer with a bug would have sealed it: what the entry says is still checked
     refused_whole(store, game, f"record of game {game}", *fragments)
 
 
 def test_an_entry_stored_as_a_number_or_bytes_is_refused(store: GameStore, db: Path) -> None:
     game = two_entry_game(store)
-    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 2", 5)
-    refused_whole(store, game, "is corrupt: entry 2")
-    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 2", b"\xff\xfe\x00")
-    refused_whole(store, game, "is corrupt: entry 2")
-    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 2", "[" * 100_000)
-    refused_whole(store, game, "is corrupt: entry 2")
+    for data in (5, b"\xff\xfe\x00", "[" * 100_000, "[" * (MAX_DATA + 1)):
+        sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 2", data)
+        refused_whole(store, game, "is corrupt: entry 2")
+        reseal(db)
+        refused_whole(store, game, "is corrupt: entry 2")
 
 
 def test_a_seed_that_is_not_a_number_is_refused(store: GameStore, db: Path) -> None:
     game = two_entry_game(store)
     sql(db, "UPDATE hazard_games SET seed = 'lucky'")
-    refused_whole(store, game, f"record of game {game} is corrupt: seed 'lucky' is not a whole number")
+    refused_whole(store, game, f"record of game {game} is corrupt: its seed 'lucky' is not a whole number")
 
 
 def test_an_entry_that_is_illegal_on_replay_is_refused(store: GameStore) -> None:
@@ -456,11 +508,75 @@ def test_a_missing_entry_is_refused(store: GameStore, db: Path) -> None:
     refused_whole(store, game, f"record of game {game} is corrupt: entry 2 is missing")
 
 
-def test_a_missing_last_entry_is_just_a_shorter_game(store: GameStore, db: Path) -> None:
-    # what kill -9 between two writes leaves: the record up to the last committed entry
+def test_lost_last_entries_are_refused(store: GameStore, db: Path) -> None:
+    """What a damaged index page did: the game read back shorter, and was then played on from there."""
     game = new_game(store, EVERY_ACTION[:4])
-    sql(db, "DELETE FROM hazard_entries WHERE seq = 4")
-    assert store.load(game).table == live(EVERY_ACTION[:3])
+    sql(db, "DELETE FROM hazard_entries WHERE seq >= 3")
+    refused_whole(
+        store, game, f"record of game {game} is corrupt: it holds entries 1 to 2 of 4: entries 3 to 4"
+    )
+    with pytest.raises(StaleError):  # nor is anything written after what is left
+        store.append(game, *EVERY_ACTION[2], seq=3)
+
+
+def test_an_altered_entry_is_refused_naming_it(store: GameStore, db: Path) -> None:
+    """What a flipped bit did: a side bet at 1/5 instead of 1/1, loaded without a word."""
+    game = new_game(store, EVERY_ACTION[:9])
+    (data,) = rows(db, "SELECT data FROM hazard_entries WHERE seq = 7")[0]
+    assert '"odds": "3/2"' in str(data)
+    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 7", str(data).replace('"3/2"', '"3/5"'))
+    refused_whole(
+        store, game, f"record of game {game} is corrupt: entry 7 does not follow from the entries before"
+    )
+
+
+def test_entries_swapped_are_refused_naming_the_first(store: GameStore, db: Path) -> None:
+    game = new_game(store, EVERY_ACTION[:6])
+    (four, five) = rows(db, "SELECT data FROM hazard_entries WHERE seq IN (4, 5) ORDER BY seq")
+    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 4", five[0])
+    sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = 5", four[0])
+    refused_whole(store, game, "entry 4 does not follow")
+    sql(db, "UPDATE hazard_entries SET seq = 99 WHERE seq = 4")  # and renumbered, digests and all
+    sql(db, "UPDATE hazard_entries SET seq = 4 WHERE seq = 5")
+    sql(db, "UPDATE hazard_entries SET seq = 5 WHERE seq = 99")
+    refused_whole(store, game, "entry 4 does not follow")
+
+
+def test_an_entry_put_in_after_the_last_is_refused(store: GameStore, db: Path) -> None:
+    game = new_game(store, EVERY_ACTION[:3])
+    (last,) = rows(db, "SELECT at, data, digest FROM hazard_entries WHERE seq = 3")
+    sql(db, "INSERT INTO hazard_entries (game, seq, at, data, digest) VALUES (?, 4, ?, ?, ?)", game, *last)
+    refused_whole(store, game, f"record of game {game} is corrupt: entry 4 does not follow")
+    reseal(db)  # even with a chain recomputed over it, the game's head does not reach it ...
+    sql(db, "UPDATE hazard_games SET entries = 3")
+    refused_whole(store, game, "entry 4 was put in after the game's last entry, 3")
+
+
+@pytest.mark.parametrize("column", ["label", "ruleset", "paytable", "stakes", "created", "kind", "settings"])
+def test_a_changed_setup_is_refused(store: GameStore, db: Path, column: str) -> None:
+    game = new_game(store, EVERY_ACTION[:2])
+    empty = new_game(store)
+    (value,) = rows(db, f"SELECT {column} FROM hazard_games WHERE id = {game}")[0]
+    changed = str(value).replace("bank", "setter-sum").replace("test", "tost").replace("play", "referee")
+    changed = changed.replace("2026", "2025").replace("{}", '{"bot_unit": "2"}').replace("nick", "nick ")
+    changed = changed if changed != value else f"{value} "
+    sql(db, f"UPDATE hazard_games SET {column} = ?", changed)
+    refused_whole(store, game, f"record of game {game} is corrupt: its setup or its entry 1 was changed")
+    refused_whole(store, empty, f"record of game {empty} is corrupt: its setup does not match its digest")
+
+
+def test_every_stored_byte_is_sealed(store: GameStore, db: Path) -> None:
+    """Any one character of any entry changed, and the game is refused naming that entry (or it still reads
+    the same: a change JSON does not see, such as a space)."""
+    game = new_game(store, EVERY_ACTION)
+    original = {seq: str(data) for seq, data in rows(db, "SELECT seq, data FROM hazard_entries")}
+    for seq, data in original.items():
+        for place in range(0, len(data), 7):
+            flipped = data[:place] + chr(ord(data[place]) ^ 1) + data[place + 1 :]
+            sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = ?", flipped, seq)
+            refused_whole(store, game, f"is corrupt: {'its setup or its ' if seq == 1 else ''}entry {seq} ")
+        sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = ?", data, seq)
+    assert store.load(game).table == live(EVERY_ACTION)
 
 
 @pytest.mark.parametrize(
@@ -477,8 +593,8 @@ def test_a_missing_last_entry_is_just_a_shorter_game(store: GameStore, db: Path)
         ("ruleset", "id = [", ("is corrupt", "not valid TOML")),
         ("paytable", 'id = "x"', ("is corrupt",)),
         ("settings", '["not", "a table"]', ("is corrupt", "settings")),
-        ("settings", '{"kind": "poker"}', ("is corrupt", "its kind is 'poker'")),
-        ("settings", "{}", ("is corrupt", "its kind is None")),  # a new game always keeps its kind
+        ("kind", "poker", ("is corrupt", "its kind is 'poker'")),
+        ("kind", "", ("is corrupt", "its kind is ''")),
     ],
 )
 def test_a_foreign_or_corrupt_game_header_is_refused(
@@ -486,13 +602,15 @@ def test_a_foreign_or_corrupt_game_header_is_refused(
 ) -> None:
     game = two_entry_game(store)
     sql(db, f"UPDATE hazard_games SET {column} = ?", value)
+    refused_whole(store, game, f"record of game {game} is corrupt: its setup or its entry 1 was changed")
+    reseal(db)
     refused_whole(store, game, f"record of game {game}", *fragments)
     assert FORMATS == ("hazard-game/1", "hazard-game/2")
 
 
 def test_a_game_whose_kind_cannot_be_read_is_listed_without_one(store: GameStore, db: Path) -> None:
     game = two_entry_game(store)
-    sql(db, "UPDATE hazard_games SET settings = ?", '{"kind": "poker"}')
+    sql(db, "UPDATE hazard_games SET kind = ?", "poker")
     assert [(g.id, g.kind) for g in store.games()] == [(game, None)]
     with pytest.raises(IllegalError, match="holds no hazard play game"):
         store.latest(GameKind.PLAY)
@@ -559,7 +677,8 @@ def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path
     )
     assert info.settings == {"bot_unit": "5/2"}
     assert store.load(info.id).info.settings == {"bot_unit": "5/2"}
-    sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '{"bot_unit": 5, "kind": "play"}', info.id)
+    sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '{"bot_unit": 5}', info.id)
+    reseal(db)
     refused_whole(store, info.id, f"record of game {info.id} is corrupt", "settings are not a table of texts")
 
 
@@ -598,3 +717,221 @@ def test_a_game_round_trips_through_another_database() -> None:
         assert store.latest(GameKind.PLAY) >= session.game
     finally:
         store.close()
+
+
+# --- fuzzing the stored rows -------------------------------------------------------------------------------
+
+_HOSTILE = st.one_of(
+    st.text(max_size=40),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.binary(max_size=20),
+    st.none(),
+    st.sampled_from(
+        [
+            "[" * 5000,
+            '{"actor": ' * 3000,
+            "9" * 5000,
+            '{"kind": "referee"}',
+            json.dumps(
+                {
+                    "actor": {"kind": "referee"},
+                    "action": {"type": "sit", "name": "Ned", "bankroll": "1e999999999", "bot": None},
+                }
+            ),
+            json.dumps(
+                {
+                    "actor": {"kind": "referee"},
+                    "action": {"type": "sit", "name": "Ned", "bankroll": "9" * 40 + "/1", "bot": None},
+                }
+            ),
+            json.dumps(
+                {
+                    "actor": {"kind": "referee"},
+                    "action": {"type": "stake", "player": "Ben", "amount": "1/" + "7" * 40, "consent": False},
+                }
+            ),
+            json.dumps({"actor": {"kind": "player", "name": "\x1b[31mBen"}, "action": {"type": "pass-dice"}}),
+            'id = "x"\npaytable = "/dev/zero"\n',
+            "a = " + "[" * 1000 + "]" * 1000,
+            "",
+        ]
+    ),
+)
+
+
+@st.composite
+def damages(draw: st.DrawFn) -> tuple[str, ...]:
+    """One way a record's rows might be damaged: a field replaced, a character flipped, a row cut or added."""
+    kind = draw(st.sampled_from(["entry field", "game field", "flip", "delete", "duplicate"]))
+    if kind == "entry field":
+        return (kind, draw(st.sampled_from(["at", "data", "digest", "seq"])), draw(st.integers(1, 13)))
+    if kind == "game field":
+        columns = ["format", "created", "label", "kind", "ruleset", "paytable", "stakes", "dice", "seed"]
+        return (kind, draw(st.sampled_from([*columns, "settings", "entries", "head"])), 0)
+    return (kind, "", draw(st.integers(1, 13)))
+
+
+@settings(
+    max_examples=int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "150")),
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(damage=damages(), value=_HOSTILE, resealed=st.booleans(), place=st.integers(0, 10_000))
+def test_a_damaged_record_is_refused_with_one_clear_error_or_read_as_it_was(
+    tmp_path_factory: pytest.TempPathFactory,
+    damage: tuple[str, str, int],
+    value: object,
+    resealed: bool,
+    place: int,
+) -> None:
+    """Whatever is done to the stored rows, a load gives the game as it was written, or refuses it whole with
+    one line naming what is wrong: never another error, never a game that differs."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    db = folder / "games.db"
+    game, whole = _fuzz_template(tmp_path_factory, db)
+    kind, column, seq = damage
+    try:
+        if kind == "entry field":
+            sql(db, f"UPDATE hazard_entries SET {column} = ? WHERE seq = ?", value, seq)
+        elif kind == "game field":
+            sql(db, f"UPDATE hazard_games SET {column} = ?", value)
+        elif kind == "flip":
+            (data,) = rows(db, f"SELECT data FROM hazard_entries WHERE seq = {seq}")[0]
+            text = str(data)
+            at = place % len(text)
+            flipped = text[:at] + chr(ord(text[at]) ^ (1 + place % 7)) + text[at + 1 :]
+            sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = ?", flipped, seq)
+        elif kind == "delete":
+            sql(db, "DELETE FROM hazard_entries WHERE seq = ?", seq)
+        else:
+            sql(
+                db,
+                "INSERT INTO hazard_entries (game, seq, at, data, digest) "
+                "SELECT game, 100, at, data, digest FROM hazard_entries WHERE seq = ?",
+                seq,
+            )
+    except sqlite3.IntegrityError:  # the database itself refused the damage (a NULL where none may go)
+        return
+    if resealed:
+        with contextlib.suppress(Exception):  # some damage (a text where a number goes) cannot be resealed
+            reseal(db)
+    for access in (Access.CREATE, Access.READ):
+        try:
+            reader = GameStore.open(str(db), access=access)
+            reader.games()
+            loaded = reader.load(game)
+        except HazardError as error:
+            message = str(error)
+            assert "\n" not in message, message
+            assert len(message) < 1000, message
+            assert "Traceback" not in message
+        else:
+            if not resealed:
+                assert loaded.table == whole.table
+                assert [(e.actor, e.item) for e in loaded.entries] == [
+                    (e.actor, e.item) for e in whole.entries
+                ]
+            reader.close()
+
+
+_TEMPLATE: list[Path] = []
+
+
+def _fuzz_template(factory: pytest.TempPathFactory, db: Path) -> tuple[int, ReplayedGame]:
+    """A copy at ``db`` of one record holding a game of every action (written once, copied for each case)."""
+    if not _TEMPLATE:
+        template = factory.mktemp("template") / "games.db"
+        store = GameStore.open(str(template))
+        new_game(store, EVERY_ACTION)
+        store.close()
+        _TEMPLATE.append(template)
+    shutil.copyfile(_TEMPLATE[0], db)
+    store = GameStore.open(str(db), access=Access.READ)
+    (summary,) = store.games()
+    whole = store.load(summary.id)
+    store.close()
+    return summary.id, whole
+
+
+# --- a game carries everything its replay needs ------------------------------------------------------------
+
+_OWN_RULESET = """\
+id = "mine"
+name = "Our club's rules"
+paytable = "pay.toml"
+stakes = "bank"
+[source]
+citation = "our club"
+[main]
+method = "called"
+mains = [5, 6, 7, 8, 9]
+[opening]
+chances = [4, 5, 6, 7, 8, 9, 10]
+[opening.5]
+nicks = [5]
+outs = [2, 3, 11, 12]
+[opening.6]
+nicks = [6, 12]
+outs = [2, 3, 11]
+[opening.7]
+nicks = [7, 11]
+outs = [2, 3, 12]
+[opening.8]
+nicks = [8, 12]
+outs = [2, 3, 11]
+[opening.9]
+nicks = [9]
+outs = [2, 3, 11, 12]
+"""
+_OWN_PAYTABLE = 'id = "ours"\nname = "Ours"\nnick = "3/2"\nchance = "2/1"\n'
+
+
+def test_a_game_under_a_users_own_ruleset_reads_back_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hazard.core.rulesets import load_ruleset, paytable_for
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(_OWN_RULESET)
+    (folder / "pay.toml").write_text(_OWN_PAYTABLE)
+    monkeypatch.chdir(folder)
+    ruleset = load_ruleset("mine.toml")
+    paytable = paytable_for(ruleset)
+    assert paytable is not None
+    assert paytable.nick == Fraction(3, 2)
+    store = GameStore.open(str(tmp_path / "games.db"))
+    info = store.create(
+        ruleset=ruleset,
+        paytable=paytable,
+        stakes=StakeArrangement.BANK,
+        dice=DiceKind.TYPED,
+        kind=GameKind.REFEREE,
+    )
+    store.append(info.id, REFEREE, Sit("Ann", Fraction(10)))
+    (folder / "pay.toml").write_text('id = "ours"\nname = "Ours"\nnick = "1/1"\n')  # changed ...
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    (folder / "pay.toml").unlink()  # ... then gone
+    loaded = store.load(info.id)
+    assert loaded.info.ruleset == ruleset
+    assert loaded.info.paytable == paytable
+    assert paytable_for(loaded.info.ruleset) == paytable
+
+
+def test_a_stored_ruleset_naming_a_paytable_file_reads_no_file(store: GameStore, db: Path) -> None:
+    """Records written before rulesets carried their paytable named its file; loading one reads no file (not
+    even /dev/zero): the game's own paytable, which the record keeps, is the one meant."""
+    game = two_entry_game(store)
+    (text,) = rows(db, f"SELECT ruleset FROM hazard_games WHERE id = {game}")[0]
+    assert "paytable = " in str(text)
+    named = "\n".join(
+        'paytable = "/dev/zero"' if line.startswith("paytable = ") else line
+        for line in str(text).splitlines()
+    )
+    sql(db, "UPDATE hazard_games SET ruleset = ?", named)
+    reseal(db)
+    loaded = store.load(game)
+    assert loaded.info.ruleset.paytable == WIKI_PAYS

@@ -351,7 +351,7 @@ import importlib.util, sys
 spec = importlib.util.spec_from_file_location("service", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-store = module.GameStore.open("sqlite://")
+store = module.GameStore.open("sqlite://", in_memory=True)
 module.play_against_bots(store, throws=12)
 module.play_a_refereed_game(store)
 module.play_all_against_the_caster(store, throws=12)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import os
 import queue
 import re
@@ -47,7 +49,7 @@ from hazard.table.bots import BotBrains
 from hazard.table.dice import DiceKind, SeededDice
 from hazard.table.events import BetSettled, RoundSettled, Staked, Thrown
 from hazard.table.game import Correction, Entry, GameKind, effective_actions, replay
-from hazard.table.record import GameStore
+from hazard.table.record import GameStore, StaleError
 from hazard.table.session import Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Table
 
@@ -64,8 +66,13 @@ def start(store: GameStore, ruleset: str = "wikipedia", **options: Any) -> Sessi
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore.open(str(tmp_path / "games.db"))
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> GameStore:
+    return GameStore.open(str(db_path))
 
 
 def stored(store: GameStore, session: Session) -> list[tuple[Actor, object]]:
@@ -534,15 +541,110 @@ def test_resume_without_a_game_picks_the_latest_of_its_kind(store: GameStore) ->
 
 def test_a_stale_session_cannot_write_over_the_game(store: GameStore) -> None:
     """Two sessions on one game: once one has written, the other's table is stale and its action is refused,
-    so the record stays one order that replays."""
+    so the record stays one order that replays; the loser is told so, and catches up."""
     session = start(store, dice=DiceKind.TYPED)
     sit(session, ("Ann", 50), ("Bob", 50))
     one = Session.resume(store, session.game, kind=GameKind.REFEREE)
     other = Session.resume(store, session.game, kind=GameKind.REFEREE)
     one.act("stake Bob 20", by=REFEREE)
-    with pytest.raises(HazardError):
+    with pytest.raises(StaleError) as caught:
         other.act("stake Bob 20", by=REFEREE)  # Bob cannot cover both: only the stale table thinks he can
-    assert store.load(session.game).table == one.table
+    assert str(caught.value) == (
+        f"illegal entry 3 of game {session.game}: the game has moved on (its record ends at entry 3, written "
+        "by "
+        "another session); nothing was written; this session has caught up: the table is now as the record "
+        "has it, so look, then try again"
+    )
+    assert store.load(session.game).table == one.table == other.table  # caught up
+    with pytest.raises(IllegalError, match="cannot cover"):
+        other.act("stake Bob 20", by=REFEREE)  # now refused for the real reason
+    other.act("stake Bob 1", by=REFEREE)
+    with pytest.raises(StaleError):
+        one.correct()  # a correction from a stale table is refused the same way
+    assert one.table == other.table == store.load(session.game).table
+    assert [entry.seq for entry in store.load(session.game).entries] == [1, 2, 3, 4]
+
+
+def test_a_game_is_started_with_all_its_players_or_not_at_all(store: GameStore) -> None:
+    seats = [Sit("Ann", Fraction(50)), Sit("Bob", Fraction(50), BotPolicy.SETTER)]
+    session = start(store, seats=seats)
+    assert [(r.entry.seq, r.entry.actor, r.entry.item) for r in session.opening] == [
+        (1, ANN, seats[0]),
+        (2, BOB, seats[1]),
+    ]
+    assert [str(event) for r in session.opening for event in r.events] == [
+        "Ann sits down with 50.00",
+        "Ann takes the dice",
+        "Bob (setter bot) sits down with 50.00",
+    ]
+    assert store.load(session.game).entries == tuple(session.entries)
+    refereed = start(store, dice=DiceKind.TYPED, seats=seats, seated_by=REFEREE)
+    assert [entry.actor for entry in refereed.entries] == [REFEREE, REFEREE]
+    games = len(store.games())
+    with pytest.raises(IllegalError, match="Ann"):  # a second Ann: nothing is written, not even the game
+        start(store, seats=[*seats, Sit("Ann", Fraction(5))])
+    assert len(store.games()) == games
+
+
+# Two processes play one refereed game at once, each as fast as it can; each writes down every entry the
+# record acknowledged to it.
+_RIVAL = textwrap.dedent(
+    """
+    import json, random, sys
+    from hazard.table import REFEREE, GameKind, GameStore, Session, StaleError, IllegalError
+
+    path, game, name, rounds = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+    store = GameStore.open(path)
+    session = Session.resume(store, game, kind=GameKind.REFEREE)
+    dice = random.Random(name)
+    acknowledged, refused = [], 0
+    for _ in range(rounds):
+        turn = session.table.turn
+        line = "call 7" if turn.need.value == "call" else f"{dice.randint(1, 6)}-{dice.randint(1, 6)}"
+        try:
+            for done in session.act(line, by=REFEREE):
+                acknowledged.append([done.entry.seq, done.entry.at, line])
+        except StaleError:
+            refused += 1  # caught up: the next line is chosen from the table as the record has it
+        except IllegalError:
+            session.catch_up()
+    print(json.dumps({"acknowledged": acknowledged, "refused": refused}))
+    """
+)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "other"])
+def test_two_processes_writing_one_game_keep_it_whole(tmp_path: Path, database: str) -> None:
+    if database == "other" and "HAZARD_TEST_DATABASE_URL" not in os.environ:
+        pytest.skip("set HAZARD_TEST_DATABASE_URL to a database (e.g. PostgreSQL) to run against it")
+    db = str(tmp_path / "games.db") if database == "sqlite" else os.environ["HAZARD_TEST_DATABASE_URL"]
+    store = GameStore.open(db)
+    game = start(
+        store, dice=DiceKind.TYPED, seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))]
+    ).game
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    rivals = [
+        subprocess.Popen(
+            [sys.executable, "-c", _RIVAL, str(db), str(game), name, "150"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for name in ("one", "two")
+    ]
+    outputs = [rival.communicate(timeout=120)[0] for rival in rivals]
+    assert [rival.returncode for rival in rivals] == [0, 0]
+    results = [json.loads(output) for output in outputs]
+    loaded = store.load(game)  # replays: one order of entries, each from the table before it
+    by_seq = {entry.seq: entry for entry in loaded.entries}
+    acknowledged = [seq for result in results for seq, _, _ in result["acknowledged"]]
+    assert len(acknowledged) == len(set(acknowledged))  # no entry was acknowledged to both
+    assert sorted(acknowledged) == list(range(3, len(loaded.entries) + 1))  # and every one is in the record
+    for result in results:
+        for seq, at, line in result["acknowledged"]:
+            assert by_seq[seq].at == at
+            assert action_text(by_seq[seq].item) == (line if line == "call 7" else f"throw {line}")
+    assert len(loaded.entries) > 150  # both got to write
 
 
 # --- corrections --------------------------------------------------------------------------------------------
@@ -725,7 +827,10 @@ def _next_line(lines: queue.Queue[str]) -> str:
 def reference(length: int) -> Session:
     """The same game as the child's, played here without interruption to at least ``length`` entries."""
     session = start(
-        GameStore.open("sqlite://"), dice=DiceKind.SEEDED, seed=21, brains=BotBrains(unit=Fraction(2))
+        GameStore.open("sqlite://", in_memory=True),
+        dice=DiceKind.SEEDED,
+        seed=21,
+        brains=BotBrains(unit=Fraction(2)),
     )
     sit(session, *BOTS)
     for _ in range(length):  # each step writes at least one entry
@@ -777,6 +882,91 @@ def test_a_game_killed_mid_round_resumes_with_identical_state(tmp_path: Path, mo
         (e.actor, e.item) for e in reference(more).entries[:more]
     ]
     store.close()
+
+
+# A game killed at the n-th SQL statement it sends: inside the transaction that starts it and seats its
+# players,
+# and inside each of the first appends after it.
+_KILLED_AT = textwrap.dedent(
+    """
+    import os, random, signal, sys
+    from fractions import Fraction
+    from sqlalchemy import event
+    from hazard.core.rulesets import find_ruleset
+    from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, table_paytable
+
+    path, statements = sys.argv[1], int(sys.argv[2])
+    store = GameStore.open(path)
+    sent = 0
+
+    def count(statement):
+        global sent
+        sent += 1
+        if sent == statements:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    @event.listens_for(store._engine, "connect")
+    def trace(connection, record):
+        connection.set_trace_callback(count)
+
+    store._engine.dispose()  # new connections from here on, each traced
+    rules = find_ruleset("wikipedia")
+    seats = [Sit(name, Fraction(100)) for name in ("Ann", "Bob", "Cat")]
+    session = Session.start(
+        store, ruleset=rules, paytable=table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE,
+        seats=seats, seated_by=REFEREE,
+    )
+    print(f"started {session.game}", flush=True)
+    dice = random.Random(7)
+    for _ in range(40):
+        roll = f"{dice.randint(1, 6)}-{dice.randint(1, 6)}"
+        line = "call 7" if session.table.turn.need.value == "call" else roll
+        for done in session.act(line, by=REFEREE):
+            print(f"acknowledged {done.entry.seq}", flush=True)
+    print("finished", flush=True)
+    """
+)
+
+
+def test_a_game_killed_at_any_statement_keeps_everything_it_acknowledged(tmp_path: Path) -> None:
+    """kill -9 at each of the first statements: setup is whole or absent; every acknowledged entry is kept."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    points = [*range(1, 25), *range(25, 120, 10), 10**9]  # the last: never killed
+    children = {
+        point: subprocess.Popen(
+            [sys.executable, "-c", _KILLED_AT, str(tmp_path / f"{point}.db"), str(point)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for point in points
+    }
+    outcomes = set()
+    for point, child in children.items():
+        out, err = child.communicate(timeout=120)
+        lines = out.split()
+        killed = child.returncode == -signal.SIGKILL
+        assert killed or (child.returncode == 0 and "finished" in lines), (point, err)
+        store = GameStore.open(str(tmp_path / f"{point}.db"))
+        games = store.games()
+        if "started" not in out:
+            outcomes.add("killed while starting")
+            assert games == [] or [g.entries for g in games] == [3], point  # all three seated, or no game
+            if not games:
+                continue
+        (game,) = games
+        loaded = store.load(game.id)  # whatever was cut short, the record replays
+        assert [player.name for player in loaded.table.players] == ["Ann", "Bob", "Cat"]
+        acknowledged = [int(n) for word, n in itertools.pairwise(lines) if word == "acknowledged"]
+        assert acknowledged == list(range(4, 4 + len(acknowledged))), point
+        last = acknowledged[-1] if acknowledged else 3
+        assert len(loaded.entries) in (last, last + 1), point  # at most one written but not yet acknowledged
+        outcomes.add("killed in play" if killed else "finished")
+        resumed = Session.resume(store, game.id, kind=GameKind.REFEREE)
+        resumed.act("call 7" if resumed.table.turn.need is Need.CALL else "2-2", by=REFEREE)
+        store.close()
+    assert outcomes == {"killed while starting", "killed in play", "finished"}
 
 
 # --- the property: random games with bots conserve money and replay exactly ---------------------------------
@@ -885,7 +1075,7 @@ def test_random_games_with_bots_conserve_money_and_replay_exactly(data: st.DataO
     if bots_only:
         assert seats[0][1] is not None  # the first to sit holds the dice: a bot caster
 
-    store = GameStore.open("sqlite://")
+    store = GameStore.open("sqlite://", in_memory=True)
     session = Session.start(
         store,
         ruleset=rules,

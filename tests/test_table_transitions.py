@@ -538,7 +538,7 @@ def test_side_bets_hold_back_money_from_stakes() -> None:
         (Sit("x" * 41, Fraction(5)), InvalidError, ("invalid player name", "1 to 40 printable characters")),
         (Sit('Ann "the Dice"', Fraction(5)), InvalidError, ("invalid player name", "no double quote")),
         (Sit("Referee", Fraction(5)), InvalidError, ("invalid player name 'Referee'",)),
-        (Sit("Ned", Fraction(-5)), InvalidError, ("invalid bankroll -5 for 'Ned'",)),
+        (Sit("Ned", Fraction(-5)), InvalidError, ("invalid bankroll for 'Ned': -5, expected 0 or more",)),
         (TakeBet(1, "Sam"), IllegalError, ("side bet #1", "no such bet is open")),
         (CancelBet(7), IllegalError, ("side bet #7", "no such bet is open")),
     ],
@@ -1273,3 +1273,81 @@ def test_a_player_never_has_more_rights_than_the_referee(table: Table, actions: 
         money += action.bankroll if isinstance(action, Sit) else 0
         assert table.total_money == money
         assert all(p.bankroll >= 0 and table.available(p.name) >= 0 for p in table.players)
+
+
+WIKIPEDIA = find_ruleset("wikipedia")
+
+
+# --- bounds: every sum a table holds, and every sum it can come to, has a short exact form -----------------
+
+
+@pytest.mark.parametrize(
+    ("action", "fragment"),
+    [
+        (Sit("Ned", Fraction(10**12 + 1)), "expected at most 1000000000000 units"),
+        (Sit("Ned", Fraction(10**4400)), "expected at most 1000000000000 units"),  # a record's 4,400 nines
+        (Sit("Ned", Fraction(1, 10**9 + 1)), "expected a denominator of at most 1000000000"),
+        (Sit("Ned", Fraction(1, 10**5000)), "<a fraction of about"),
+        (Stake("Bob", Fraction(10**13)), "expected at most 1000000000000 units"),
+        (OfferBet("Bob", "next 7", Fraction(1), Fraction(10**9 + 1)), "a and b at most 1000000000"),
+        (OfferBet("Bob", "next 7", Fraction(1), Fraction(1, 10**5000)), "<a fraction of about"),
+        (OfferBet("Bob", "next 7", Fraction(10**5000, 3)), "<a fraction of about"),
+    ],
+    ids=lambda value: str(value)[:60] if isinstance(value, str) else type(value).__name__,
+)
+def test_a_sum_no_table_can_mean_is_refused_whoever_enters_it(action: TableAction, fragment: str) -> None:
+    table = new_table(WIKIPEDIA, find_paytable("wikipedia"))
+    for name in ("Ann", "Bob"):
+        table, _ = apply_action(table, Sit(name, Fraction(100)), by=REFEREE)
+    with pytest.raises(InvalidError) as caught:
+        apply_action(table, action, by=REFEREE)
+    assert fragment in str(caught.value)
+    assert len(str(caught.value)) < 300
+
+
+def test_the_money_at_a_table_never_comes_to_parts_finer_than_its_bound() -> None:
+    """Side bets at odds with ever new prime denominators: each alone is fine, together they would make a
+    bankroll of hundreds of digits; the one that would go past the bound is refused, saying why."""
+    primes = [p for p in range(999_000, 1_000_000) if all(p % d for d in range(2, 1000))]
+    table = new_table(WIKIPEDIA, find_paytable("wikipedia"))
+    for name in ("Ann", "Bob", "Cat"):
+        table, _ = apply_action(table, Sit(name, Fraction(10**9)), by=REFEREE)
+    refused: list[str] = []
+    taken = 0
+    for number, prime in enumerate(primes[:20], start=1):
+        offer = OfferBet("Bob", "next 7", Fraction(1), Fraction(prime - 1, prime))
+        try:
+            table, _ = apply_action(table, offer, by=REFEREE)
+            table, _ = apply_action(table, TakeBet(number, "Cat"), by=REFEREE)
+        except IllegalError as error:
+            refused.append(str(error))
+            break
+        taken += 1
+    assert refused, "twenty bets at odds of new primes were all taken"
+    assert "money at the table would come to parts of a unit finer than" in refused[0]
+    assert 2 <= taken < 20
+    for roll in (t(7), t(7), t(7)):  # whatever settles, every bankroll keeps a short exact form
+        table, _ = (
+            apply_action(table, Call(7), by=REFEREE) if table.round.phase is Phase.MAIN else (table, ())
+        )
+        table, _ = apply_action(table, roll, by=REFEREE)
+        for player in table.players:
+            assert player.bankroll.denominator <= 10**30
+            assert len(str(player.bankroll.numerator)) < 60
+
+
+def test_a_table_seats_at_most_its_bound() -> None:
+    table = new_table(WIKIPEDIA, find_paytable("wikipedia"))
+    for number in range(100):
+        table, _ = apply_action(table, Sit(f"P{number}", Fraction(1)), by=REFEREE)
+    with pytest.raises(IllegalError, match="the table seats at most 100 players"):
+        apply_action(table, Sit("Late", Fraction(1)), by=REFEREE)
+
+
+@pytest.mark.parametrize("name", ["ann", "ANN", "Ａｎｎ", "Ann "])
+def test_a_name_that_is_another_seated_name_is_refused(name: str) -> None:
+    table, _ = apply_action(
+        new_table(WIKIPEDIA, find_paytable("wikipedia")), Sit("Ann", Fraction(5)), by=REFEREE
+    )
+    with pytest.raises(IllegalError, match="someone of that name is already at the table"):
+        apply_action(table, Sit(name, Fraction(5)), by=REFEREE)

@@ -13,6 +13,13 @@ Fraction(1, 2)
 >>> bet = analyse_bet("Even money the Caster will throw 2, 3, 11 or 12 in three rolls")
 >>> bet.text, bet.probability, bet.fair_odds, bet.ev_even_money
 ('2, 3, 11 or 12 within 3 throws', Fraction(91, 216), '125 to 91', Fraction(-17, 108))
+
+Every bet's cost is bounded by the propositions' own bounds: ``within`` runs for at most
+:data:`~hazard.core.propositions.MAX_THROWS` throws, so the longest exact figure has some 1,560 digits. Such a
+figure is exact in :meth:`BetAnalysis.to_json_dict` and readable in :meth:`BetAnalysis.to_text_dict`:
+
+>>> analyse_bet("12 within 1000 throws").to_text_dict()["probability"]
+'≈ 0.999999999999 (exact: 1,557 digits over 1,557)'
 """
 
 from __future__ import annotations
@@ -22,10 +29,10 @@ from fractions import Fraction
 from typing import assert_never
 
 from hazard.core.errors import InvalidError
-from hazard.core.numbers import fraction_text
+from hazard.core.numbers import fraction_text, readable_fraction
 from hazard.core.propositions import Before, Next, Not, Proposition, Within, parse_proposition
 
-__all__ = ["BetAnalysis", "analyse_bet", "fair_odds", "odds_against", "probability"]
+__all__ = ["BetAnalysis", "analyse_bet", "fair_odds", "odds_against", "probability", "readable_odds"]
 
 
 def _proposition(bet: Proposition | str) -> Proposition:
@@ -76,6 +83,25 @@ def fair_odds(p: Fraction) -> str:
     """
     against, on = odds_against(p)
     return f"{against} to {on}"
+
+
+def readable_odds(p: Fraction, *, limit: int = 40) -> str:
+    """:func:`fair_odds` where that takes at most ``limit`` characters, else the odds against as a decimal
+    to one, with the size of the exact figures.
+
+    >>> readable_odds(Fraction(1, 3)), readable_odds(1 - Fraction(1, 2) ** 200)
+    ('2 to 1', '≈ 6.22301527786e-61 to 1 (exact: 1 digit to 61 digits)')
+    """
+    against, on = odds_against(p)
+    if on == 0 or len(str(against)) + len(str(on)) + 4 <= limit:
+        return fair_odds(p)
+    approximate = readable_fraction(Fraction(against, on), limit=0).partition(" (")[0]
+    return f"{approximate} to 1 (exact: {_digits(against)} to {_digits(on)})"
+
+
+def _digits(number: int) -> str:
+    count = len(str(number))
+    return f"{count:,} digit{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +155,26 @@ class BetAnalysis:
             "ev_even_money": fraction_text(self.ev_even_money),
         }
 
+    def to_text_dict(self) -> dict[str, str]:
+        """The figures as people read them: exact where short (``"91/216"``, ``"125 to 91"``), else a decimal
+        of twelve significant digits and the size of the exact figure (see
+        :func:`~hazard.core.numbers.readable_fraction`), which :meth:`to_json_dict` writes in full.
+
+        >>> analyse_bet("next odd").to_text_dict()
+        {'proposition': 'next odd', 'probability': '1/2', 'fair_odds': '1 to 1', 'ev_even_money': '0/1'}
+        """
+        return {
+            "proposition": self.text,
+            "probability": readable_fraction(self.probability),
+            "fair_odds": readable_odds(self.probability),
+            "ev_even_money": readable_fraction(self.ev_even_money),
+        }
+
     def __str__(self) -> str:
+        text = self.to_text_dict()
         return (
-            f"{self.text}: probability {fraction_text(self.probability)}, fair odds {self.fair_odds}, "
-            f"expected value at even money {fraction_text(self.ev_even_money)}"
+            f"{self.text}: probability {text['probability']}, fair odds {text['fair_odds']}, "
+            f"expected value at even money {text['ev_even_money']}"
         )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from typing import NoReturn
 
 import typer
 
-from hazard.cli.app import app
+from hazard.cli.app import app, one_line
 from hazard.core.errors import HazardError
 
 __all__ = ["COMMANDS", "app", "load_commands", "main", "run"]
@@ -50,13 +51,26 @@ def load_commands(args: Sequence[str] = ()) -> None:
 
 
 def _fail(message: str) -> NoReturn:
-    first = " ".join(message.split())  # one line, whatever the message held
-    print(f"error: {first}", file=sys.stderr)
+    print(f"error: {one_line(message)}", file=sys.stderr)  # one line, whatever the message held
     raise SystemExit(2)
+
+
+def _tolerant_streams() -> None:
+    """Read and write bytes that are not UTF-8 as Python holds them in ``sys.argv``: surrogate escapes.
+
+    A file name from another system, or a stray byte typed at the prompt, then reaches a parser that refuses
+    it by name (or a path that names the file exactly), where a strict decoder or encoder would stop the
+    program with a traceback; Python does the same on its own in the POSIX locale. Standard error already
+    escapes what it cannot write.
+    """
+    for stream in (sys.stdin, sys.stdout):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="surrogateescape")
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``hazard`` console script."""
+    _tolerant_streams()
     args = sys.argv[1:] if argv is None else argv
     if not args:
         args = ["--help"]  # a bare `hazard` shows what it can do

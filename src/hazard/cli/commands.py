@@ -7,11 +7,11 @@ action is allowed now, and for whom, is the table's to say, not the parser's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hazard.core.errors import InvalidError
+from hazard.cli.app import MAX_WHOLE, whole_number
+from hazard.core.errors import InvalidError, quoted
 from hazard.table import Actor, TableAction, ThrowDice, is_verb, parse_action
 
 __all__ = ["PLAY_HELP", "REFEREE_HELP", "Act", "Command", "Fix", "Meta", "parse_line"]
@@ -54,7 +54,6 @@ _META = {
     "q": "quit",
     "exit": "quit",
 }
-_ENTRY = re.compile(r"^[0-9]{1,9}$")
 _FIX_USAGE = {
     "undo": "undo",
     "void": "void N, e.g. void 7",
@@ -63,9 +62,15 @@ _FIX_USAGE = {
 
 
 def _entry(text: str) -> int:
-    if not _ENTRY.match(text):
-        raise InvalidError(f"invalid entry number {text[:40]!r}: expected a whole number")
-    return int(text)
+    # Read by the command line's one reader of whole numbers: ASCII digits, counted before int(), bounded
+    # as the record's numbers are.
+    return whole_number(
+        text,
+        what="entry number",
+        low=1,
+        high=MAX_WHOLE,
+        expected="an entry number, the [N] before a recorded line (see log)",
+    )
 
 
 def parse_line(line: str, *, by: Actor, players: Sequence[str], referee: bool) -> Command | None:
@@ -86,7 +91,7 @@ def parse_line(line: str, *, by: Actor, players: Sequence[str], referee: bool) -
     word = _META.get(verb)
     if word is not None and (word != "log" or referee):
         if rest:
-            raise InvalidError(f"invalid command {text!r}: {verb} takes nothing after it")
+            raise InvalidError(f"invalid command {quoted(text)}: {verb} takes nothing after it")
         return Meta(word)
     if referee:
         if not text:
@@ -94,7 +99,7 @@ def parse_line(line: str, *, by: Actor, players: Sequence[str], referee: bool) -
         if verb in _FIX_USAGE:
             return _fix(verb, rest, text, by, players)
     if not is_verb(verb):
-        raise InvalidError(f"unknown command {text[:60]!r}: type help for the commands")
+        raise InvalidError(f"unknown command {quoted(text)}: type help for the commands")
     return Act(parse_action(text, by=by, players=players))
 
 
@@ -102,17 +107,17 @@ def _fix(verb: str, rest: str, text: str, by: Actor, players: Sequence[str]) -> 
     words = rest.split(maxsplit=1)
     if verb == "undo":
         if rest:
-            raise InvalidError(f"invalid command {text!r}: expected {_FIX_USAGE[verb]}")
+            raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
         return Fix(None)
     if verb == "void":
         if len(words) != 1:
-            raise InvalidError(f"invalid command {text!r}: expected {_FIX_USAGE[verb]}")
+            raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
         return Fix(_entry(words[0]))
     if len(words) != 2:
-        raise InvalidError(f"invalid command {text!r}: expected {_FIX_USAGE[verb]}")
+        raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
     replacement = parse_action(words[1], by=by, players=players)
     if isinstance(replacement, ThrowDice):
-        raise InvalidError(f"invalid command {text!r}: an entry can only be replaced by an action")
+        raise InvalidError(f"invalid command {quoted(text)}: an entry can only be replaced by an action")
     return Fix(_entry(words[0]), replacement)
 
 

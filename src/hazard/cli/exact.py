@@ -10,7 +10,16 @@ import typer
 from hazard.analysis import analyse
 from hazard.analysis.bets import analyse_bet
 from hazard.cli import render
-from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
+from hazard.cli.app import (
+    PaytableOption,
+    RulesetOption,
+    TextFormat,
+    app,
+    console,
+    refuse_with,
+    refuse_without,
+    whole_number,
+)
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import (
     DEFAULT_RULESET,
@@ -38,6 +47,9 @@ def rules(
 ) -> None:
     """List the built-in rulesets, or show one as its source prints it: the table by main, citation, notes."""
     out = console()
+    refuse_with("--toml", {"--paytable": paytable} if toml else {}, "the TOML file is the ruleset alone")
+    if ruleset is None:
+        refuse_without("a ruleset", {"--paytable": paytable}, "name the ruleset to show with it")
     if toml:
         if ruleset is None:
             raise InvalidError(
@@ -57,7 +69,7 @@ def rules(
 def odds(
     ruleset: RulesetOption = DEFAULT_RULESET,
     main: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "--main",
             "-m",
@@ -72,7 +84,12 @@ def odds(
 ) -> None:
     """Exact odds of a round: per main and overall, with expected values under a paytable."""
     found = find_ruleset(ruleset)
-    report = analyse(found, paytable_for(found, paytable), main=main)
+    chosen = (
+        None
+        if main is None
+        else whole_number(main, what="--main", low=2, high=12, expected="a main from 2 to 12")
+    )
+    report = analyse(found, paytable_for(found, paytable), main=chosen)
     if output is TextFormat.JSON:
         print(render.odds_json(report))
     elif output is TextFormat.CSV:

@@ -23,17 +23,18 @@ import typer
 from rich.console import RenderableType
 from rich.text import Text
 
-from hazard.cli.app import PaytableOption, app, console
+from hazard.cli.app import PaytableOption, app, console, one_line, refuse_with, whole_number
 from hazard.cli.commands import PLAY_HELP, REFEREE_HELP, Act, Fix, Meta, parse_line
-from hazard.cli.record import DbOption, MoneyOption
+from hazard.cli.record import DbOption, MoneyOption, game_number
 from hazard.cli.tableview import BOT_UNIT, entries_view, info_text, round_line, rules_text, table_view
-from hazard.core.errors import HazardError, InvalidError
+from hazard.core.errors import HazardError, InvalidError, quoted
 from hazard.core.numbers import fraction_text
 from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset
 from hazard.table import (
     REFEREE,
+    Access,
     Actor,
     AnyEvent,
     BotBrains,
@@ -50,6 +51,7 @@ from hazard.table import (
     SeededDice,
     Session,
     Sit,
+    StaleError,
     Thrown,
     best_main,
     check_name,
@@ -68,6 +70,8 @@ DEFAULT_BOTS = "2"
 BOT_NAMES = ("Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 """Names for bots given by number (``--bots 3``), in seating order; one that is yours is skipped."""
 MAX_BOTS = len(BOT_NAMES)
+_SEEDS = "a whole number from 0 to 2**63 - 1"
+"""The seeds seeded dice take (:class:`hazard.table.SeededDice`), as an error says it."""
 
 
 class Screen:
@@ -86,11 +90,11 @@ class Screen:
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
-    def show(self, renderable: RenderableType) -> None:
-        self.console.print(renderable)
+    def show(self, renderable: RenderableType, *, soft_wrap: bool = False) -> None:
+        self.console.print(renderable, soft_wrap=soft_wrap)
 
     def error(self, message: str) -> None:
-        self.say("error: " + " ".join(message.split()), style="red")
+        self.say("error: " + one_line(message), style="red")
 
     def ask(self, prompt: str) -> str | None:
         """A line from the keyboard, or None at the end of input."""
@@ -143,6 +147,9 @@ class TableLoop:
                 try:
                     if not self.handle(line):
                         break
+                except StaleError as error:  # another program wrote first: show the table as it now is
+                    self.screen.error(str(error))
+                    self.shown, self.changed = None, True
                 except HazardError as error:
                     self.screen.error(str(error))
         except KeyboardInterrupt:
@@ -226,7 +233,7 @@ class TableLoop:
         elif word == "bets":
             self.screen.say("Even-money side bets from 002_e25665f301869517.txt: " + "; ".join(SOURCE_BETS))
         elif word == "log":
-            self.screen.show(entries_view(self.session.replayed(), self.money))
+            self.screen.show(entries_view(self.session.replayed(), self.money), soft_wrap=True)
         else:
             self.show_table()
         return True
@@ -328,6 +335,8 @@ def _command_money(money: MoneyStyle) -> MoneyStyle:
 def parse_bots(spec: str, you: str, bankroll: Fraction) -> list[Sit]:
     """The bots of ``--bots``: a number, or ``NAME[:POLICY[:BANKROLL]]`` separated by commas.
 
+    A name must have a letter in it: ``-1``, ``2.5`` or ``٣`` is a number mistyped, not a bot called so.
+
     >>> [(s.name, s.bot.value) for s in parse_bots("2", "Ann", Fraction(100))]
     [('Bob', 'setter'), ('Cat', 'bystander')]
     >>> [(s.name, s.bot.value, s.bankroll) for s in parse_bots("Zed:bystander:50", "Ann", Fraction(100))]
@@ -335,45 +344,56 @@ def parse_bots(spec: str, you: str, bankroll: Fraction) -> list[Sit]:
     """
     text = spec.strip()
     policies = list(BotPolicy)
+    names = [name for name in BOT_NAMES if name.lower() != you.lower()]
+    expected = (
+        f"expected a number of bots from 0 to {len(names)}, or NAME[:POLICY[:BANKROLL]] separated by commas, "
+        "with a letter in each NAME, e.g. Bob:setter,Cat:bystander"
+    )
     if text.isascii() and text.isdigit():
-        names = [name for name in BOT_NAMES if name.lower() != you.lower()]
-        if len(text) > 3 or int(text) > len(names):
-            raise InvalidError(f"invalid bots {spec[:40]!r}: at most {len(names)} bots by number; name more")
-        return [Sit(name, bankroll, policies[i % len(policies)]) for i, name in enumerate(names[: int(text)])]
+        count = _bots_by_number(text, spec, len(names), expected)
+        return [Sit(name, bankroll, policies[i % len(policies)]) for i, name in enumerate(names[:count])]
     sits = []
     for part in text.split(","):
         terms = [term.strip() for term in part.split(":")]
-        if not terms[0] or len(terms) > 3:
-            raise InvalidError(
-                f"invalid bots {spec[:60]!r}: expected a number, or NAME[:POLICY[:BANKROLL]] separated by "
-                "commas, e.g. Bob:setter,Cat:bystander"
-            )
+        if len(terms) > 3 or not any(char.isalpha() for char in terms[0]):
+            raise InvalidError(f"invalid --bots {quoted(spec)}: {expected}")
         try:
             policy = BotPolicy(terms[1].lower()) if len(terms) > 1 and terms[1] else BotPolicy.SETTER
         except ValueError:
-            expected = " or ".join(p.value for p in BotPolicy)
+            policies_text = " or ".join(p.value for p in BotPolicy)
             raise InvalidError(
-                f"invalid bot policy {terms[1][:40]!r} in --bots {spec[:60]!r}: expected {expected}"
+                f"invalid bot policy {quoted(terms[1])} in --bots {quoted(spec)}: expected {policies_text}"
             ) from None
         money = parse_money(terms[2], what="bankroll", allow_zero=True) if len(terms) > 2 else bankroll
         sits.append(Sit(check_name(terms[0]), money, policy))
     return sits
 
 
+def _bots_by_number(text: str, spec: str, most: int, expected: str) -> int:
+    """``--bots N``: from 0 to the bots there are names for; the digits are counted before ``int()``."""
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 1 or int(digits) > most:
+        raise InvalidError(f"invalid --bots {quoted(spec)}: {expected}")
+    return int(digits)
+
+
 def _parse_player(spec: str) -> Sit:
     name, colon, money = spec.rpartition(":")
     if not colon or not name.strip():
-        raise InvalidError(f"invalid player {spec[:60]!r}: expected NAME:BANKROLL, e.g. Ann:100")
+        raise InvalidError(f"invalid --player {quoted(spec)}: expected NAME:BANKROLL, e.g. Ann:100")
     name = check_name(name)
     return Sit(name, parse_money(money, what=f"bankroll for {name}", allow_zero=True))
 
 
+def _game_to_resume(game: str | None, resume: bool) -> int | None:
+    number = None if game is None else game_number(game)
+    if number is not None and not resume:
+        raise InvalidError(f"invalid game {number}: a game number is given only with --resume")
+    return number
+
+
 def _refuse_setup_with_resume(given: Mapping[str, object]) -> None:
-    named = [option for option, value in given.items() if value not in (None, [])]
-    if named:
-        raise InvalidError(
-            f"invalid option {named[0]} with --resume: a resumed game keeps the setup in its record"
-        )
+    refuse_with("--resume", given, "a resumed game keeps the setup in its record")
 
 
 def _intro(screen: Screen, session: Session, money: MoneyStyle, *, resumed: bool) -> None:
@@ -406,7 +426,8 @@ ResumeOption = Annotated[
     typer.Option("--resume", help="Carry on a recorded game: the one numbered, else the latest."),
 ]
 GameArgument = Annotated[
-    int | None, typer.Argument(help="With --resume: the game to carry on (default: the latest).")
+    str | None,
+    typer.Argument(metavar="[GAME]", help="With --resume: the game to carry on (default: the latest)."),
 ]
 
 
@@ -452,14 +473,13 @@ def play(
         "--unit": unit,
         "--seed": seed,
     }
-    if game is not None and not resume:
-        raise InvalidError(f"invalid game {game}: a game number is given only with --resume")
+    number = _game_to_resume(game, resume)
     screen = Screen()
     if resume:
         _refuse_setup_with_resume(setup)
-        store = GameStore.open(db, create=False)
+        store = GameStore.open(db, access=Access.WRITE)
         try:
-            _resume_play(store, game, screen, db, money).run()
+            _resume_play(store, number, screen, db, money).run()
         finally:
             store.close()
         return
@@ -471,12 +491,18 @@ def play(
             f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
         )
     you = check_name(name if name is not None else DEFAULT_NAME)
-    stake = parse_money(bankroll or DEFAULT_BANKROLL, what="bankroll")
-    sits = [Sit(you, stake), *parse_bots(DEFAULT_BOTS if bots is None else bots, you, stake)]
-    stake_unit = parse_money(unit or "1", what="bot stake unit")
-    seed_number = None if seed is None else _seed(seed)
+    # An option given empty is refused by its parser, never taken for the default.
+    stake = parse_money(DEFAULT_BANKROLL if bankroll is None else bankroll, what="bankroll")
+    robots = parse_bots(DEFAULT_BOTS if bots is None else bots, you, stake)
+    if not robots:
+        refuse_with("--bots 0", {"--unit": unit}, "it is what the bots stake and bet, and there are none")
+    sits = [Sit(you, stake), *robots]
+    stake_unit = parse_money("1" if unit is None else unit, what="bot stake unit")
+    seed_number = None if seed is None else whole_number(seed, what="--seed", expected=_SEEDS)
+    if seed_number is not None:
+        SeededDice(seed_number)  # the table's own refusal of a seed its dice cannot take
     check_seats(found, chosen, stakes, sits)
-    store = GameStore.open(db, create=True)
+    store = GameStore.open(db, access=Access.CREATE)
     try:
         session = Session.start(
             store,
@@ -488,22 +514,15 @@ def play(
             kind=GameKind.PLAY,
             settings={BOT_UNIT: fraction_text(stake_unit)},
             brains=BotBrains(stake_unit),
+            seats=sits,
         )
         _intro(screen, session, money, resumed=False)
         loop = PlayLoop(session, screen, db, money, you)
-        for sit in sits:
-            loop.recorded([session.play(sit, by=Actor.player(sit.name))])
+        loop.recorded(list(session.opening))
         _announce_main(screen, session)
         loop.run()
     finally:
         store.close()
-
-
-def _seed(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and len(text) <= 19):
-        raise InvalidError(f"invalid seed {text[:40]!r}: expected a whole number from 0 to 2**63 - 1")
-    SeededDice(int(text))  # refuses a seed out of range
-    return int(text)
 
 
 def _resume_play(
@@ -539,16 +558,15 @@ def referee(
     resume: ResumeOption = False,
 ) -> None:
     """Referee a game played with real dice: type in the stakes, calls and throws; correct any mistake."""
-    if game is not None and not resume:
-        raise InvalidError(f"invalid game {game}: a game number is given only with --resume")
+    number = _game_to_resume(game, resume)
     screen = Screen()
     if resume:
         _refuse_setup_with_resume(
             {"--player": player, "--ruleset": ruleset, "--paytable": paytable, "--stakes": stakes}
         )
-        store = GameStore.open(db, create=False)
+        store = GameStore.open(db, access=Access.WRITE)
         try:
-            session = Session.resume(store, game, kind=GameKind.REFEREE)
+            session = Session.resume(store, number, kind=GameKind.REFEREE)
             _intro(screen, session, money, resumed=True)
             screen.say(_REFEREE_START, style="italic")
             RefereeLoop(session, screen, db, money).run()
@@ -565,15 +583,21 @@ def referee(
             f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
         )
     check_seats(found, chosen, stakes, sits)
-    store = GameStore.open(db, create=True)
+    store = GameStore.open(db, access=Access.CREATE)
     try:
         session = Session.start(
-            store, ruleset=found, paytable=chosen, stakes=stakes, dice=DiceKind.TYPED, kind=GameKind.REFEREE
+            store,
+            ruleset=found,
+            paytable=chosen,
+            stakes=stakes,
+            dice=DiceKind.TYPED,
+            kind=GameKind.REFEREE,
+            seats=sits,
+            seated_by=REFEREE,
         )
         _intro(screen, session, money, resumed=False)
         loop = RefereeLoop(session, screen, db, money)
-        for sit in sits:
-            loop.recorded([session.play(sit, by=REFEREE)])
+        loop.recorded(list(session.opening))
         screen.say(_REFEREE_START, style="italic")
         loop.run()
     finally:

@@ -14,11 +14,11 @@ import typer
 from rich import box
 from rich.table import Table as RichTable
 
-from hazard.cli.app import app, console
+from hazard.cli.app import MAX_WHOLE, app, console, whole_number
 from hazard.cli.tableview import entries_view, game_csv, info_text, table_view
-from hazard.table import GameStore, MoneyStyle, game_json
+from hazard.table import Access, GameStore, MoneyStyle, game_json
 
-__all__ = ["DbOption", "MoneyOption", "export", "list_games", "record", "show"]
+__all__ = ["DbOption", "MoneyOption", "export", "game_number", "list_games", "record", "show"]
 
 DbOption = Annotated[
     str | None,
@@ -36,7 +36,17 @@ MoneyOption = Annotated[
         "(£101 13s 4d).",
     ),
 ]
-GameNumber = Annotated[int, typer.Argument(help="The game's number (see 'hazard record list').")]
+GameNumber = Annotated[
+    str, typer.Argument(metavar="GAME", help="The game's number (see 'hazard record list').")
+]
+_GAMES = "a game number from 1 to 2**63 - 1 (see 'hazard record list')"
+
+
+def game_number(text: str) -> int:
+    """A game's number as typed, read and bounded before the record is asked (SQLite's integers overflow
+    past 2**63 - 1; the record may hold fewer, and says so)."""
+    return whole_number(text, what="game", low=1, high=MAX_WHOLE, expected=_GAMES)
+
 
 record_app = typer.Typer(name="record")
 app.add_typer(record_app)
@@ -57,7 +67,7 @@ class ExportFormat(enum.Enum):
 @record_app.command("list")
 def list_games(db: DbOption = None) -> None:
     """Every game in the record, newest first."""
-    store = GameStore.open(db, create=False)
+    store = GameStore.open(db, access=Access.READ)
     try:
         games = store.games()
     finally:
@@ -78,14 +88,15 @@ def list_games(db: DbOption = None) -> None:
 @record_app.command()
 def show(game: GameNumber, db: DbOption = None, money: MoneyOption = MoneyStyle.DECIMAL) -> None:
     """A game's setup, every entry with who entered it and what it did, and the table it leads to."""
-    store = GameStore.open(db, create=False)
+    number = game_number(game)
+    store = GameStore.open(db, access=Access.READ)
     try:
-        replayed = store.load(game)
+        replayed = store.load(number)
     finally:
         store.close()
     out = console()
     out.print(info_text(replayed.info, money), soft_wrap=True)
-    out.print(entries_view(replayed, money))
+    out.print(entries_view(replayed, money), soft_wrap=True)  # lines as they are: the terminal folds them
     out.print(table_view(replayed.table, money=money))
 
 
@@ -99,9 +110,10 @@ def export(
 
     Sums are exact (``305/3``), with a float beside each in JSON.
     """
-    store = GameStore.open(db, create=False)
+    number = game_number(game)
+    store = GameStore.open(db, access=Access.READ)
     try:
-        replayed = store.load(game)
+        replayed = store.load(number)
     finally:
         store.close()
     if output is ExportFormat.JSON:

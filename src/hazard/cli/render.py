@@ -258,13 +258,26 @@ def bet_json(analysis: BetAnalysis) -> str:
 
 
 def bet_view(analysis: BetAnalysis) -> RenderableType:
-    """The table printed by ``hazard bet``."""
-    data = analysis.to_json_dict()
-    table = Table(title=f"Side bet: {data['proposition']}", title_justify="left", show_header=False)
+    """The table printed by ``hazard bet``: each figure exact with its decimal where it is short, else (a bet
+    over hundreds of throws, whose exact fractions run to hundreds of digits) its decimal alone and its size,
+    the exact figure being left to ``--format json``."""
+    text = analysis.to_text_dict()
+    approximate = any(value.startswith("≈") for value in text.values())
+    table = Table(
+        title=f"Side bet: {text['proposition']}",
+        title_justify="left",
+        show_header=False,
+        caption="≈: the exact fraction is too long to read; --format json writes it" if approximate else None,
+        caption_justify="left",
+    )
     table.add_column("what", style="bold")
     table.add_column("value")
-    table.add_row("probability", f"{data['probability']} = {data['probability_float']:.4f}")
-    table.add_row("fair odds", f"{data['fair_odds']} against")
-    ev = Fraction(data["ev_even_money"])
-    table.add_row("even money", f"backing it for 1 expects {data['ev_even_money']} = {float(ev):+.4f}")
+    table.add_row("probability", _with_decimal(text["probability"], f"{float(analysis.probability):.4f}"))
+    table.add_row("fair odds", f"{text['fair_odds']} against")
+    ev = _with_decimal(text["ev_even_money"], f"{float(analysis.ev_even_money):+.4f}")
+    table.add_row("even money", f"backing it for 1 expects {ev}")
     return table
+
+
+def _with_decimal(exact: str, decimal: str) -> str:
+    return exact if exact.startswith("≈") else f"{exact} = {decimal}"

@@ -19,8 +19,18 @@ import typer
 from rich.console import Console
 
 from hazard.analysis import MainOdds, analyse, analyse_random_main, as_float
-from hazard.cli.app import PaytableOption, RulesetOption, TextFormat, app, console
-from hazard.core.errors import InvalidError
+from hazard.cli.app import (
+    PaytableOption,
+    RulesetOption,
+    TextFormat,
+    app,
+    check_output_file,
+    console,
+    decimal_number,
+    refuse_with,
+    refuse_without,
+    whole_number,
+)
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
@@ -39,8 +49,8 @@ from hazard.sim import (
     simulate_sessions,
 )
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
-from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, check_run, warm_up
-from hazard.sim.stream import check_seed
+from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run, warm_up
+from hazard.sim.stream import MAX_SEED
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -49,6 +59,10 @@ __all__ = ["ExactFigures", "simulate"]
 
 _DEFAULT_ROUNDS = 1_000_000
 _DEFAULT_SESSION_ROUNDS = 200
+_DEFAULT_PLAYERS = 4
+_DEFAULT_BANKROLL = 100.0
+_DEFAULT_STAKE = 1.0
+_SEEDS = "a whole number from 0 to 2**128 - 1"
 
 
 def _exact(odds: MainOdds) -> Exact:
@@ -332,32 +346,39 @@ def _warm_up(sessions: bool) -> threading.Thread:
     return thread
 
 
+def _number_option(name: str, help: str, *short: str) -> Any:
+    # Numbers are taken as text and read by hazard.cli.app, which bounds them before int() or float().
+    return typer.Option(name, *short, metavar="N", help=help)
+
+
 @app.command()
 def simulate(
     *,
     ruleset: RulesetOption = DEFAULT_RULESET,
     main: Annotated[
-        int | None,
-        typer.Option(
+        str | None,
+        _number_option(
             "--main",
+            "Play every round on this main: called as it, or for a thrown main as if it had been thrown "
+            "(from the opening throw). Default: thrown as the rules say, or called at random.",
             "-m",
-            help="Play every round on this main: called as it, or for a thrown main as if it had been "
-            "thrown (from the opening throw). Default: thrown as the rules say, or called at random.",
         ),
     ] = None,
     rounds: Annotated[
-        int | None,
-        typer.Option(
+        str | None,
+        _number_option(
             "--rounds",
-            "-n",
-            help=f"Rounds to simulate (default {_DEFAULT_ROUNDS:,}); with --sessions, rounds per session "
+            f"Rounds to simulate (default {_DEFAULT_ROUNDS:,}); with --sessions, rounds per session "
             f"(default {_DEFAULT_SESSION_ROUNDS}).",
+            "-n",
         ),
     ] = None,
     sessions: Annotated[
-        int | None, typer.Option("--sessions", help="Run a session study of this many sessions.")
+        str | None, _number_option("--sessions", "Run a session study of this many sessions.")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="The seed: the same seed, the same results.")] = 0,
+    seed: Annotated[
+        str | None, _number_option("--seed", "The seed: the same seed, the same results (default 0).", "-s")
+    ] = None,
     output: Annotated[
         TextFormat, typer.Option("--format", "-f", help="table, json or csv.")
     ] = TextFormat.TABLE,
@@ -365,58 +386,102 @@ def simulate(
         Path | None, typer.Option("--plot", help="Also draw the results to this PNG file.")
     ] = None,
     paytable: PaytableOption = None,
-    players: Annotated[int, typer.Option("--players", help="Sessions: players at the table.")] = 4,
-    bankroll: Annotated[float, typer.Option("--bankroll", help="Sessions: each player's bankroll.")] = 100.0,
-    stake: Annotated[float, typer.Option("--stake", help="Sessions: the base stake.")] = 1.0,
-    staking: Annotated[
-        Staking, typer.Option("--staking", help="Sessions: flat, martingale or paroli.")
-    ] = Staking.FLAT,
-    cap: Annotated[
-        int | None, typer.Option("--cap", help="Sessions: most doublings (martingale) or wins (paroli).")
+    players: Annotated[
+        str | None,
+        _number_option("--players", f"Sessions: players at the table (default {_DEFAULT_PLAYERS})."),
     ] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Threads; default: one per core.")] = None,
+    bankroll: Annotated[
+        str | None,
+        _number_option("--bankroll", f"Sessions: each player's bankroll (default {_DEFAULT_BANKROLL:g})."),
+    ] = None,
+    stake: Annotated[
+        str | None, _number_option("--stake", f"Sessions: the base stake (default {_DEFAULT_STAKE:g}).")
+    ] = None,
+    staking: Annotated[
+        Staking | None,
+        typer.Option("--staking", help="Sessions: flat, martingale or paroli (default flat)."),
+    ] = None,
+    cap: Annotated[
+        str | None, _number_option("--cap", "Sessions: most doublings (martingale) or wins (paroli).")
+    ] = None,
+    workers: Annotated[str | None, _number_option("--workers", "Threads; default: one per core.")] = None,
     chunk: Annotated[
-        int, typer.Option("--chunk", help="Rounds per lane per step: memory only, the results do not change.")
-    ] = DEFAULT_CHUNK_ROUNDS,
+        str | None,
+        _number_option(
+            "--chunk",
+            "Rounds per lane per step, without --sessions: memory only, the results do not change "
+            f"(default {DEFAULT_CHUNK_ROUNDS:,}).",
+        ),
+    ] = None,
 ) -> None:
     """Simulate rounds throw by throw, or whole sessions at a table, beside the exact odds."""
-    check_seed(seed)
-    if rounds is not None and rounds < 1:
-        raise InvalidError(f"invalid number of rounds {rounds}: expected 1 or more")
+    # An option that means something only in one kind of study is refused in the other, not ignored.
+    if sessions is None:
+        refuse_without(
+            "--sessions",
+            {
+                "--players": players,
+                "--bankroll": bankroll,
+                "--stake": stake,
+                "--staking": staking,
+                "--cap": cap,
+                "--paytable": paytable,
+            },
+            "it sets up a session study; add --sessions N (a study of rounds counts throws and outcomes, "
+            "not money)",
+        )
+    else:
+        refuse_with("--sessions", {"--chunk": chunk}, "it sizes the steps of a study of rounds only")
+        if staking in (None, Staking.FLAT):
+            refuse_without(
+                "--staking martingale or paroli",
+                {"--cap": cap},
+                "it caps a progression of stakes, and flat stakes have none",
+            )
+    # Each number is read before any work; the layers then say what they allow (rounds per session, the
+    # players at a table, a cap, the workers).
+    seed_number = 0 if seed is None else whole_number(seed, what="--seed", high=MAX_SEED, expected=_SEEDS)
+    main_number = None if main is None else whole_number(main, what="--main")
+    round_count = None if rounds is None else whole_number(rounds, what="--rounds", low=1, high=MAX_ROUNDS)
     if plot is not None:
+        check_output_file(plot, what="--plot", suffix=".png")
         check_plot_path(plot)
     found = find_ruleset(ruleset)
-    if main is not None:
-        found.row(main)  # an unknown main is refused before any work
+    if main_number is not None:
+        found.row(main_number)  # an unknown main is refused before any work
     chosen = paytable_for(found, paytable)
     config = None
-    if sessions is not None:  # checked here, before any work
+    if sessions is not None:
         config = SessionConfig(
-            sessions=sessions,
-            rounds=_DEFAULT_SESSION_ROUNDS if rounds is None else rounds,
-            players=players,
-            bankroll=bankroll,
-            stake=stake,
-            staking=staking,
-            cap=cap,
+            sessions=whole_number(sessions, what="--sessions", low=1),
+            rounds=_DEFAULT_SESSION_ROUNDS if round_count is None else round_count,
+            players=_DEFAULT_PLAYERS if players is None else whole_number(players, what="--players"),
+            bankroll=_DEFAULT_BANKROLL if bankroll is None else decimal_number(bankroll, what="--bankroll"),
+            stake=_DEFAULT_STAKE if stake is None else decimal_number(stake, what="--stake"),
+            staking=Staking.FLAT if staking is None else staking,
+            cap=None if cap is None else whole_number(cap, what="--cap"),
         )
-    total = _DEFAULT_ROUNDS if rounds is None else rounds
-    check_run(total, chunk, workers)
+    total = _DEFAULT_ROUNDS if round_count is None else round_count
+    chunk_rounds = DEFAULT_CHUNK_ROUNDS if chunk is None else whole_number(chunk, what="--chunk")
+    thread_count = None if workers is None else whole_number(workers, what="--workers")
+    check_run(total, chunk_rounds, thread_count)
     # Loading Numba's kernels (where the C ones cannot be built) makes a few hundred thousand objects that
     # live as long as the process: collecting while they are made only costs time, and once frozen the
     # collector does not walk them again at exit (which would otherwise take a quarter of a second).
     gc.disable()
     try:
         warm = _warm_up(config is not None)
-        exact = ExactFigures(found, main, chosen if chosen is not None else find_paytable("even"))
-        table = compile_table(found, main)
+        exact = ExactFigures(found, main_number, chosen if chosen is not None else find_paytable("even"))
+        table = compile_table(found, main_number)
         warm.join()
     finally:
         gc.freeze()
         gc.enable()
     if config is not None:
         with _progress(config.sessions, "sessions") as update:
-            study = simulate_sessions(table, config, seed, paytable=chosen, workers=workers, progress=update)
+            study = simulate_sessions(
+                table, config, seed_number, paytable=chosen, workers=thread_count, progress=update
+            )
         data: dict[str, Any] = {"ruleset": found.id, "main": table.main, "mode": "sessions"}
         data["dice_passing"] = exact.dice_passing
         data.update(study.to_json_dict(exact.edge, exact.overall.expected_rounds_kept))
@@ -431,7 +496,9 @@ def simulate(
         _interrupted(study.interrupted)
         return
     with _progress(total, "rounds") as update:
-        counts = simulate_rounds(table, total, seed, chunk_rounds=chunk, workers=workers, progress=update)
+        counts = simulate_rounds(
+            table, total, seed_number, chunk_rounds=chunk_rounds, workers=thread_count, progress=update
+        )
     stats = round_stats(counts)
     if output is TextFormat.JSON:
         data = stats.to_json_dict(exact.overall, exact.mains)

@@ -119,15 +119,17 @@ def entries_view(game: ReplayedGame, money: MoneyStyle = MoneyStyle.DECIMAL) -> 
     An entry that a later correction voided or replaced says so.
     """
     standings = standing(game.entries)
-    lines = [Text(f"Entries of game {game.info.id}:", style="bold")]
+    lines: list[str] = []
     for entry in game.entries:
         status = standings[entry.seq]
         note = f" · {status.value}" if status in (Standing.VOID, Standing.REPLACED) else ""
         who = entry_note(entry.actor, game.acting_for.get(entry.seq))
         text = entry_text(entry, _exact_or(money))
-        lines.append(Text(f"[{entry.seq}] {text} · {who}{note} · {entry.at}"))
-        lines.extend(Text(f"      {event_text(event, money)}") for event in game.events_of(entry.seq))
-    return Group(*lines)
+        lines.append(f"[{entry.seq}] {text} · {who}{note} · {entry.at}")
+        lines.extend(f"      {event_text(event, money)}" for event in game.events_of(entry.seq))
+    # One text for the whole log, not one per line, to be printed with soft_wrap (lines as they are): Rich
+    # lays out each renderable, and folds each line, on its own, and a long game has hundreds of thousands.
+    return Group(Text(f"Entries of game {game.info.id}:", style="bold"), Text("\n".join(lines)))
 
 
 def _exact_or(money: MoneyStyle) -> MoneyStyle:

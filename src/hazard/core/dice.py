@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 
 __all__ = ["ROLLS", "TOTALS", "Roll", "total_probability", "ways"]
 
@@ -35,7 +35,7 @@ class Roll:
     def __post_init__(self) -> None:
         for face in (self.a, self.b):
             if not isinstance(face, int) or isinstance(face, bool) or face not in _FACES:
-                raise InvalidError(f"invalid roll {self.a!r}-{self.b!r}: each die shows 1 to 6")
+                raise InvalidError(f"invalid roll {quoted(self.a)}-{quoted(self.b)}: each die shows 1 to 6")
 
     @property
     def total(self) -> int:
@@ -56,10 +56,12 @@ class Roll:
         """
         match = _ROLL_TEXT.match(text)
         if match is None:
-            raise InvalidError(f"invalid roll {text!r}: expected two faces from 1 to 6, like '3-4' or '3 4'")
+            raise InvalidError(
+                f"invalid roll {quoted(text)}: expected two faces from 1 to 6, like '3-4' or '3 4'"
+            )
         a, b = int(match.group(1)), int(match.group(2))
         if a not in _FACES or b not in _FACES:
-            raise InvalidError(f"invalid roll {text!r}: each die shows 1 to 6")
+            raise InvalidError(f"invalid roll {quoted(text)}: each die shows 1 to 6")
         return cls(a, b)
 
     def __str__(self) -> str:

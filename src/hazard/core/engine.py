@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from hazard.core.dice import ROLLS, Roll
-from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.errors import IllegalError, InvalidError, quoted
 from hazard.core.events import (
     ChanceSet,
     ChanceWon,
@@ -122,7 +122,7 @@ def apply(state: Round, action: Action) -> tuple[Round, tuple[Event, ...]]:
         return _call(state, action.main)
     if isinstance(action, Roll):
         return _throw(state, action)
-    raise InvalidError(f"invalid action {action!r}: expected a main to call or a roll of two dice")
+    raise InvalidError(f"invalid action {quoted(action)}: expected a main to call or a roll of two dice")
 
 
 def _call(state: Round, main: int) -> tuple[Round, tuple[Event, ...]]:
@@ -133,7 +133,7 @@ def _call(state: Round, main: int) -> tuple[Round, tuple[Event, ...]]:
             why = f"the main is thrown, not called, in {state.ruleset.id!r}"
         else:
             why = "the main is already set" if state.phase is not Phase.OVER else "the round is over"
-        raise IllegalError(f"illegal call of main {main!r} in round ({state}): {why}")
+        raise IllegalError(f"illegal call of main {quoted(main)} in round ({state}): {why}")
     state.ruleset.row(main)  # raises on a main the ruleset does not have
     return replace(state, phase=Phase.OPENING, main=main), (MainCalled(main),)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.rules import DicePassing, LossCount, MainMethod, Ruleset, totals_text
 from hazard.core.state import Result, Termination
 
@@ -73,8 +73,8 @@ def after_round(passing: DicePassing, losses_in_row: int, termination: Terminati
         or not 0 <= losses_in_row <= most
     ):
         raise InvalidError(
-            f"invalid count of losses in a row {losses_in_row!r}: expected a whole number from 0 to {most} "
-            f"({passing.describe()})"
+            f"invalid count of losses in a row {quoted(losses_in_row)}: expected a whole number from 0 to "
+            f"{most} ({passing.describe()})"
         )
     effect = passing_effect(passing, termination)
     if effect is PassingEffect.PASS:

@@ -9,9 +9,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hazard.core.dice import TOTALS
-from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.errors import IllegalError, InvalidError, quoted
+
+if TYPE_CHECKING:  # a paytable is checked against a ruleset, so its module imports this one
+    from hazard.core.paytable import Paytable
 
 __all__ = [
     "MAX_AFTER_LOSSES",
@@ -156,11 +160,13 @@ class MainRow:
     def __post_init__(self) -> None:
         where = f"main {self.main}"
         if self.main not in TOTALS:
-            raise InvalidError(f"invalid main {self.main!r}: expected a total from 2 to 12")
+            raise InvalidError(f"invalid main {quoted(self.main)}: expected a total from 2 to 12")
         for name, totals in (("nick", self.nicks), ("out", self.outs), ("chance", self.chances)):
             for total in sorted(totals):
                 if total not in TOTALS:
-                    raise InvalidError(f"invalid {name} {total!r} on {where}: expected a total from 2 to 12")
+                    raise InvalidError(
+                        f"invalid {name} {quoted(total)} on {where}: expected a total from 2 to 12"
+                    )
         for first, second, a, b in (
             ("a nick", "an out", self.nicks, self.outs),
             ("a nick", "a chance", self.nicks, self.chances),
@@ -214,8 +220,15 @@ class Ruleset:
     method: MainMethod
     rows: tuple[MainRow, ...]
     passing: DicePassing = DicePassing()
-    paytable: str | None = None
-    """Id of the paytable the source gives, or None where it gives none."""
+    paytable: str | Paytable | None = None
+    """The default paytable, None where the source gives none: a built-in paytable's id, or the paytable
+    itself where the ruleset's file named a paytable file or held a ``[paytable]`` table.
+
+    A paytable file is read once, when the ruleset is loaded, and carried by value from then on: the ruleset
+    is self-contained, and :func:`~hazard.core.rulesets.ruleset_to_toml` writes it inline, so a game's record
+    reads back the same ruleset anywhere, whatever became of the file. Look it up with
+    :func:`~hazard.core.rulesets.paytable_for`, which takes either form.
+    """
     stakes: StakeArrangement = StakeArrangement.SETTER_SUM
     """How stakes are laid at a table playing this ruleset."""
     notes: tuple[str, ...] = ()
@@ -245,9 +258,9 @@ class Ruleset:
             if row.main == main:
                 return row
         if main not in TOTALS:
-            raise InvalidError(f"invalid main {main!r}: expected a total from 2 to 12")
+            raise InvalidError(f"invalid main {quoted(main)}: expected a total from 2 to 12")
         raise IllegalError(
-            f"illegal main {main!r} in ruleset {self.id!r}: the mains are {totals_text(self.mains)}"
+            f"illegal main {quoted(main)} in ruleset {self.id!r}: the mains are {totals_text(self.mains)}"
         )
 
     @property

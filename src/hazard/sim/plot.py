@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.sim.stats import Exact, RoundStats
 
 if TYPE_CHECKING:
@@ -51,13 +51,17 @@ def _save(figure: Figure, path: str | Path) -> Path:
 def check_plot_path(path: str | Path) -> Path:
     """Refuse, before any work, a plot path that is not a .png or whose folder does not exist."""
     target = Path(path)
+    shown = quoted(str(target), limit=200)
     if target.suffix.lower() != ".png":
-        raise InvalidError(f"invalid plot file {str(target)!r}: expected a name ending in .png")
+        raise InvalidError(f"invalid plot file {shown}: expected a name ending in .png")
     folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InvalidError(f"cannot write plot file {str(target)!r}: no folder {str(folder)!r}")
-    if target.is_dir():
-        raise InvalidError(f"cannot write plot file {str(target)!r}: it is a folder")
+    try:
+        if not folder.is_dir():
+            raise InvalidError(f"cannot write plot file {shown}: no folder {quoted(str(folder), limit=200)}")
+        if target.is_dir():
+            raise InvalidError(f"cannot write plot file {shown}: it is a folder")
+    except OSError as error:  # a name too long, a folder that cannot be searched
+        raise InvalidError(f"cannot write plot file {shown}: {error.strerror}") from None
     return target
 
 

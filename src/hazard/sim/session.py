@@ -38,7 +38,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rulesets import find_paytable
 from hazard.sim.backend import backend
@@ -85,9 +85,9 @@ class SessionConfig:
     """Martingale: the most doublings (default 6); paroli: the wins before going back (default 3)."""
 
     def __post_init__(self) -> None:
-        _whole("sessions", self.sessions, 1, _MAX_SESSIONS)
-        _whole("rounds per session", self.rounds, 1, MAX_SESSION_ROUNDS)
-        _whole("players", self.players, 2, _MAX_PLAYERS)
+        _whole("number of sessions", self.sessions, 1, _MAX_SESSIONS)
+        _whole("number of rounds per session", self.rounds, 1, MAX_SESSION_ROUNDS)
+        _whole("number of players", self.players, 2, _MAX_PLAYERS)
         if not (math.isfinite(self.stake) and self.stake > 0):
             raise InvalidError(f"invalid stake {self.stake!r}: expected a number above 0")
         if not (math.isfinite(self.bankroll) and self.bankroll >= self.stake):
@@ -95,7 +95,7 @@ class SessionConfig:
                 f"invalid bankroll {self.bankroll!r}: expected at least the stake ({self.stake:g})"
             )
         if self.cap is not None:
-            _whole("cap", self.cap, 1, 30)
+            _whole("progression cap", self.cap, 1, 30)
 
     @property
     def progression_cap(self) -> int:
@@ -105,9 +105,7 @@ class SessionConfig:
 
 def _whole(what: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidError(
-            f"invalid number of {what} {value!r}: expected a whole number from {low} to {high}"
-        )
+        raise InvalidError(f"invalid {what} {quoted(value)}: expected a whole number from {low} to {high}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,7 +8,7 @@ the dice and keeps the record. Everything a front end shows is read off the sess
 table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions, shown in a
 :class:`MoneyStyle`.
 
->>> store = GameStore.open("sqlite://")  # an in-memory record
+>>> store = GameStore.open("sqlite://", in_memory=True)  # a record that ends with the program
 >>> from hazard.core.rulesets import find_ruleset
 >>> rules = find_ruleset("craps")
 >>> pays, _ = table_paytable(rules)
@@ -81,14 +81,24 @@ from hazard.table.game import (
     standing,
 )
 from hazard.table.money import MoneyStyle, format_money, parse_money
-from hazard.table.record import GameStore, GameSummary, default_database_url
+from hazard.table.record import (
+    MAX_GAME,
+    Access,
+    GameStore,
+    GameSummary,
+    StaleError,
+    check_game_number,
+    default_database_url,
+)
 from hazard.table.session import Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 
 __all__ = [
     "FORMAT",
+    "MAX_GAME",
     "REFEREE",
+    "Access",
     "Actor",
     "ActorKind",
     "AnyEvent",
@@ -131,6 +141,7 @@ __all__ = [
     "Sit",
     "Stake",
     "Staked",
+    "StaleError",
     "Standing",
     "Table",
     "TableAction",
@@ -149,6 +160,7 @@ __all__ = [
     "action_to_json",
     "apply_action",
     "best_main",
+    "check_game_number",
     "check_name",
     "check_seats",
     "default_database_url",

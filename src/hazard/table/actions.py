@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,7 +34,7 @@ from hazard.core.dice import Roll
 from hazard.core.engine import Call
 from hazard.core.errors import InvalidError
 from hazard.core.numbers import fraction_text
-from hazard.table.money import MoneyStyle, format_money, parse_money
+from hazard.table.money import MoneyStyle, check_odds, format_money, parse_money
 
 __all__ = [
     "REFEREE",
@@ -58,6 +59,7 @@ __all__ = [
     "actor_to_json",
     "check_name",
     "is_verb",
+    "name_key",
     "parse_action",
 ]
 
@@ -178,29 +180,55 @@ TableAction = Sit | Stake | Withdraw | Call | Roll | OfferBet | TakeBet | Cancel
 # --- names ------------------------------------------------------------------------------------------------
 
 _BARE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_'.-]*$")
-_RESERVED = frozenset({"referee", "consent", "on", "at", "as"})
+_RESERVED = frozenset({"referee", "consent", "on", "at", "as", "evens", "even"})
+# Code points that show nothing (Unicode's default-ignorable ones and fillers): a name holding one would look
+# the same as another name without it.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
+)
 
 
 def check_name(name: str) -> str:
-    """``name`` as a player's name (1 to 40 printable characters, no double quote), its spaces tidied (one
-    between words, none around them, as commands read it back); else refused.
+    """``name`` as a player's name, in one written form; else refused with an :class:`InvalidError`.
 
-    >>> check_name("  Ann   Lee ")
-    'Ann Lee'
+    A name is 1 to 40 printable characters, beginning with a letter (of any script), with no double quote and
+    nothing that shows nothing (a zero-width space, a control character such as a terminal's escape), and is
+    not a word that commands use (``consent``, ``referee`` ...) nor a verb. It is written in Unicode's
+    compatibility form (NFKC: a full-width ``Ａｎｎ`` is ``Ann``), its spaces tidied as commands read it back
+    (one between words, none around them). Two names are the same name whatever their case
+    (:func:`name_key`).
+
+    >>> check_name("  Ann   Lee "), check_name("Ａｎｎ"), check_name("Zoë")
+    ('Ann Lee', 'Ann', 'Zoë')
     """
-    stripped = " ".join(name.split())
+    normal = unicodedata.normalize("NFKC", name[: MAX_NAME * 4])
+    stripped = " ".join(normal.split())
     if (
         not stripped
+        or len(name) > MAX_NAME * 4
         or len(stripped) > MAX_NAME
         or '"' in stripped
         or not stripped.isprintable()
+        or _INVISIBLE.search(stripped)
+        or not stripped[0].isalpha()
         or stripped.lower() in _RESERVED
+        or stripped.lower() in _USAGE
+        or stripped.lower() in _THROW_WORDS
     ):
         raise InvalidError(
-            f"invalid player name {name[:60]!r}: expected 1 to {MAX_NAME} printable characters, no double "
-            f"quote, and not one of the words {', '.join(sorted(_RESERVED))}"
+            f"invalid player name {ascii(name[:60]) if not name[:60].isprintable() else repr(name[:60])}: "
+            f"expected 1 to {MAX_NAME} printable characters beginning with a letter, no double quote or "
+            "invisible character, and not a word commands use (a verb, or one of "
+            f"{', '.join(sorted(_RESERVED))})"
         )
     return stripped
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name: ``Ann`` and ``ann`` cannot both sit at a table."""
+    return check_name(name).casefold()
 
 
 def _name_text(name: str) -> str:
@@ -276,9 +304,9 @@ _MAIN = re.compile(r"^[0-9]{1,2}$")
 _BET_NUMBER = re.compile(r"^#?([0-9]{1,9})$")
 _NAME_TOKEN = re.compile(r'^\s*("([^"]*)"|(\S+))\s*(.*)$', re.DOTALL)
 _ON = re.compile(r"\s+on\s+", re.IGNORECASE)
-_AT_ODDS = re.compile(
-    r"\s+at\s+(?P<odds>evens|even money|[0-9]{1,9}(?:\.[0-9]{1,6})?(?:\s*(?:/|:|to)\s*[0-9]{1,9})?)\s*$",
-    re.IGNORECASE,
+_AT_ODDS = re.compile(r"\s+at\s+(?P<odds>\S[^\n]*?)\s*$", re.IGNORECASE)
+_ODDS = re.compile(
+    r"(?P<a>[0-9]{1,12}(?:\.[0-9]{1,6})?)(?:\s*(?:/|:|to)\s*(?P<b>[0-9]{1,12}))?", re.IGNORECASE
 )
 _AS_BOT = re.compile(r"\s+as\s+(?:an?\s+)?(?P<policy>\S+)(?:\s+bot)?\s*$", re.IGNORECASE)
 _MAX_TEXT = 400
@@ -332,7 +360,9 @@ class _Reader:
             try:
                 amount = parse_money(rest, what=what)
             except InvalidError:
-                if " " not in rest and self.by.name is not None:
+                # One word that is no sum: the actor's own sum mistyped, or (for the referee, who names the
+                # player) a sum where a name must come first; a word that starts as a number is no name.
+                if " " not in rest and (self.by.name is not None or rest[:1] in "0123456789£$€.-"):
                     raise
             else:
                 return self.me(), amount
@@ -350,12 +380,19 @@ def _number(text: str, what: str, pattern: re.Pattern[str] = _BET_NUMBER) -> int
 
 
 def _odds(text: str | None) -> Fraction:
-    if text is None or text.lower() in ("evens", "even money"):
+    """Odds as people write them: ``2/1``, ``5:2``, ``3 to 1``, ``1.5`` or ``evens``."""
+    if text is None or text.lower() in ("evens", "even money", "even"):
         return Fraction(1)
-    odds = Fraction(re.sub(r"\s*(?::|to)\s*", "/", text.lower()))
-    if odds <= 0:
-        raise InvalidError(f"invalid odds {text!r}: expected odds above 0, such as 2/1 or evens")
-    return odds
+    match = _ODDS.fullmatch(text)
+    if match is None or (match["b"] is not None and int(match["b"]) == 0):
+        raise InvalidError(
+            f"invalid odds {text[:40]!r}: expected odds above 0 such as 2/1, 5:2, 3 to 1 or evens"
+        )
+    odds = Fraction(match["a"]) / (1 if match["b"] is None else int(match["b"]))
+    try:
+        return check_odds(odds)
+    except InvalidError as error:
+        raise InvalidError(f"invalid odds {text[:40]!r}: {str(error).split(', ', 1)[1]}") from None
 
 
 def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableAction | ThrowDice:

@@ -42,6 +42,7 @@ __all__ = [
     "GameKind",
     "ReplayedGame",
     "Standing",
+    "Timeline",
     "check_correction",
     "effective_actions",
     "entry_data",
@@ -133,6 +134,8 @@ class ReplayedGame:
     """Each event with the number of the entry that caused it."""
     acting_for: Mapping[int, str | None]
     """For each standing entry, the player whose action it was (see ``acting_for``)."""
+    timeline: Timeline
+    """Tables along the game, from which a correction replays only what comes after it."""
 
     def events_of(self, seq: int) -> list[AnyEvent]:
         """The events entry ``seq`` caused."""
@@ -173,7 +176,7 @@ def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor)
         raise IllegalError(
             f"illegal correction of entry {target} by {by}: only the referee corrects the record"
         )
-    before = next((entry for entry in entries if entry.seq == target), None)
+    before = _entry(entries, target)
     if before is None or target >= seq:
         last = f"entries 1 to {seq - 1}" if seq > 1 else "no entries"
         raise IllegalError(f"illegal correction of entry {target}: it can only correct {last}")
@@ -182,6 +185,14 @@ def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor)
             f"illegal correction of entry {target}: it is a correction itself; correct entry "
             f"{before.item.target} instead"
         )
+
+
+def _entry(entries: Sequence[Entry], seq: int) -> Entry | None:
+    """Entry ``seq``: found by its place where the entries are numbered from 1 without a gap, as a record's
+    are, so that checking every correction of a long game costs no more than reading it."""
+    if 1 <= seq <= len(entries) and entries[seq - 1].seq == seq:
+        return entries[seq - 1]
+    return next((entry for entry in entries if entry.seq == seq), None)
 
 
 def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableAction]]:
@@ -209,21 +220,89 @@ def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableA
 
 def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     """Rebuild a game by playing its standing actions through the pure table and rules."""
-    table = new_table(info.ruleset, info.paytable, info.stakes)
     events: list[tuple[int, AnyEvent]] = []
     whose: dict[int, str | None] = {}
-    try:
-        standing_actions = effective_actions(entries)
-    except InvalidError as error:
-        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
-    for seq, actor, action in standing_actions:
-        whose[seq] = acting_for(table, action)
+    timeline = Timeline(info, {})
+    table = timeline.play(new_table(info.ruleset, info.paytable, info.stakes), entries, 1, events, whose)
+    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline)
+
+
+MARK_EVERY = 256
+"""How many entries apart a :class:`Timeline` keeps a table: a correction replays at most this many entries
+before the one it corrects."""
+
+
+@dataclass
+class Timeline:
+    """Tables along a game: before entry 1, and before every ``MARK_EVERY``-th entry after it.
+
+    A table is frozen, so keeping one costs a reference to what the game holds anyway. A correction of entry
+    ``t`` leaves every table before ``t`` as it was: :meth:`corrected` starts from the last one kept at or
+    before ``t`` and replays only what follows.
+    """
+
+    info: GameInfo
+    marks: dict[int, Table]
+    """Entry number ``s`` -> the table once every standing action of the entries before ``s`` is played."""
+
+    @classmethod
+    def of(cls, info: GameInfo, entries: Sequence[Entry]) -> Timeline:
+        return replay(info, entries).timeline
+
+    def moved_on(self, entry: Entry, table: Table) -> None:
+        """Entry ``entry`` was written and led to ``table``."""
+        if _marked(entry.seq + 1):
+            self.marks[entry.seq + 1] = table
+
+    def corrected(self, entries: Sequence[Entry], target: int) -> tuple[Table, Timeline]:
+        """The table ``entries`` lead to, the last of them correcting entry ``target``, and the timeline they
+        make; an :class:`InvalidError` if they do not replay."""
+        start = max(seq for seq in self.marks if seq <= target)
+        kept = {seq: table for seq, table in self.marks.items() if seq <= start}
+        timeline = Timeline(self.info, kept)
+        table = timeline.play(kept[start], entries, start, [], {})
+        return table, timeline
+
+    def play(
+        self,
+        table: Table,
+        entries: Sequence[Entry],
+        start: int,
+        events: list[tuple[int, AnyEvent]],
+        whose: dict[int, str | None],
+    ) -> Table:
+        """Play the standing actions of entries ``start`` on from ``table``, marking tables as it goes."""
+        self.marks[start] = table
         try:
-            table, new = apply_action(table, action, by=actor)
-        except HazardError as error:
-            raise InvalidError(f"record of game {info.id} does not replay: entry {seq}: {error}") from None
-        events.extend((seq, event) for event in new)
-    return ReplayedGame(info, tuple(entries), table, tuple(events), whose)
+            standing_actions = effective_actions(entries)
+        except InvalidError as error:
+            raise InvalidError(f"record of game {self.info.id} does not replay: {error}") from None
+        mark = start
+        for seq, actor, action in standing_actions:
+            if seq < start:
+                continue
+            while mark <= seq:  # the tables before this entry: every mark passed since the last action
+                if _marked(mark):
+                    self.marks[mark] = table
+                mark += 1
+            whose[seq] = acting_for(table, action)
+            try:
+                table, new = apply_action(table, action, by=actor)
+            except HazardError as error:
+                raise InvalidError(
+                    f"record of game {self.info.id} does not replay: entry {seq}: {error}"
+                ) from None
+            events.extend((seq, event) for event in new)
+        last = entries[-1].seq + 1 if entries else 1
+        while mark <= last:
+            if _marked(mark):
+                self.marks[mark] = table
+            mark += 1
+        return table
+
+
+def _marked(seq: int) -> bool:
+    return seq % MARK_EVERY == 1
 
 
 # --- text and JSON forms -----------------------------------------------------------------------------------

@@ -19,10 +19,20 @@ import enum
 import re
 from fractions import Fraction
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.numbers import fraction_text
 
-__all__ = ["MoneyStyle", "format_money", "parse_money"]
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_DENOMINATOR",
+    "MAX_GRAIN",
+    "MAX_ODDS",
+    "MoneyStyle",
+    "check_odds",
+    "check_sum",
+    "format_money",
+    "parse_money",
+]
 
 
 class MoneyStyle(enum.Enum):
@@ -43,8 +53,16 @@ _GLYPH_FARTHINGS = {glyph: farthings for farthings, glyph in _FARTHING_GLYPHS.it
 
 # A table cannot mean more than these; bounding them also keeps every conversion small and fast.
 _MAX_LENGTH = 64
-_MAX_AMOUNT = 10**12
-_MAX_DENOMINATOR = 10**9
+MAX_AMOUNT = 10**12
+"""The most units one sum at a table may be: a bankroll, a stake, a side bet."""
+MAX_DENOMINATOR = 10**9
+"""The finest part of a unit a sum may be given in (in lowest terms: ``1/3d`` is 1/720 of a pound)."""
+MAX_ODDS = 10**9
+"""The most either side of a side bet's odds may be (``a/b`` with ``a`` and ``b`` at most this)."""
+MAX_GRAIN = 10**30
+"""The finest part of a unit the money at a table may come to, all its sums, stakes and side bets together
+(their denominators' least common multiple): a bet that would go finer is refused, so every sum a bankroll
+can reach has a short exact form (Python refuses to write a number of more than 4,300 digits)."""
 
 _FORMS = "a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"
 
@@ -189,11 +207,51 @@ def _read(body: str) -> Fraction:
         pence = _pence(lsd["pence"]) if lsd["pence"] is not None else Fraction(0)
         pence += int(lsd["pounds"] or 0) * _PENCE_PER_POUND + int(lsd["shillings"] or 0) * _PENCE_PER_SHILLING
         amount = pence / _PENCE_PER_POUND
-    if amount > _MAX_AMOUNT:
-        raise _Refusal(f"expected at most {_MAX_AMOUNT} units")
-    if amount.denominator > _MAX_DENOMINATOR:
-        raise _Refusal(f"expected a denominator of at most {_MAX_DENOMINATOR} (in units, in lowest terms)")
+    if amount > MAX_AMOUNT:
+        raise _Refusal(f"expected at most {MAX_AMOUNT} units")
+    if amount.denominator > MAX_DENOMINATOR:
+        raise _Refusal(f"expected a denominator of at most {MAX_DENOMINATOR} (in units, in lowest terms)")
     return amount
+
+
+def check_sum(amount: Fraction, *, what: str = "amount", allow_zero: bool = False) -> Fraction:
+    """``amount`` if a table can hold it: above 0 (or 0 with ``allow_zero``), at most :data:`MAX_AMOUNT`
+    units, in parts of at most :data:`MAX_DENOMINATOR`; else an :class:`InvalidError` naming ``what``.
+
+    Every sum that comes to a table passes here, typed or read back from a record, so none is too large to
+    show or too fine to settle.
+
+    >>> check_sum(Fraction(5, 2), what="stake")
+    Fraction(5, 2)
+    >>> check_sum(Fraction(10**13), what="stake")
+    Traceback (most recent call last):
+    ...
+    hazard.core.errors.InvalidError: invalid stake: 10000000000000, expected at most 1000000000000 units
+    """
+    if amount < 0 or (amount == 0 and not allow_zero):
+        return _refuse_sum(amount, what, "expected 0 or more" if allow_zero else "expected an amount above 0")
+    if amount.denominator > MAX_DENOMINATOR:
+        fine = f"expected a denominator of at most {MAX_DENOMINATOR} (in units, in lowest terms)"
+        return _refuse_sum(amount, what, fine)
+    if amount > MAX_AMOUNT:
+        return _refuse_sum(amount, what, f"expected at most {MAX_AMOUNT} units")
+    return amount
+
+
+def check_odds(odds: Fraction, *, what: str = "odds") -> Fraction:
+    """``odds`` if a side bet may be laid at them: above 0, ``a/b`` with ``a`` and ``b`` at most
+    :data:`MAX_ODDS`; else an :class:`InvalidError` naming ``what``."""
+    if odds <= 0 or odds.numerator > MAX_ODDS or odds.denominator > MAX_ODDS:
+        shown = quoted(odds)
+        raise InvalidError(
+            f"invalid {what}: {shown}, expected odds above 0, a/b with a and b at most {MAX_ODDS}, such as "
+            "2/1 or evens"
+        )
+    return odds
+
+
+def _refuse_sum(amount: Fraction, what: str, expected: str) -> Fraction:
+    raise InvalidError(f"invalid {what}: {quoted(amount)}, {expected}")
 
 
 def _number(text: str) -> Fraction:

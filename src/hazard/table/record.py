@@ -1,31 +1,47 @@
-"""The game record: an append-only log of table actions in a database.
+"""The game record: an append-only log of table actions in a database, sealed by a hash chain.
 
 Every entry is written, and committed, before the table moves on, so a game stopped at any moment (even by
 ``kill -9``) resumes exactly. Nothing is ever updated or deleted (see :mod:`hazard.table.game` for
-corrections and the replay). A record that does not replay, line by line, through the pure rules (corrupt
-JSON, an unknown action, an illegal move, a foreign file) is refused whole with one message; nothing is
-half-loaded.
+corrections and the replay); only the game's head (how many entries it holds, and the last one's digest)
+moves on with each entry, in the same transaction.
+
+- **One writer order.** An append names the entry number it expects; the head is moved on only from that
+  entry's predecessor (a compare-and-set in the writing transaction), so of two sessions writing from the same
+  table one is refused, told so, and nothing is written from a stale table.
+- **Sealed.** Each entry holds the digest of the record before it (:mod:`hazard.table.chain`); a load
+  recomputes the chain and refuses a game with a missing, reordered or altered entry, a changed setup or lost
+  last entries, naming the first that does not follow, whatever the database.
+- **Refused whole.** A record that does not replay, line by line, through the pure rules (corrupt JSON, an
+  unknown action, an illegal move, a foreign file) is refused with one message; nothing is half-loaded.
+- **Reading never writes.** Opened for reading, an SQLite record is opened read-only: no tables are made,
+  nothing is upgraded.
 
 Any SQLAlchemy URL works (``postgresql+psycopg://...``); the default is an SQLite file in the user's data
-folder.
+folder. A record written by the release before the chain (no digests) is read as it is, and sealed the first
+time it is opened for writing.
 """
 
 from __future__ import annotations
 
+import enum
 import json
-from collections.abc import Iterator, Mapping
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
-from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
 from hazard.table.actions import Actor, TableAction
+from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.dice import DiceKind
 from hazard.table.game import (
     FORMAT,
@@ -40,13 +56,66 @@ from hazard.table.game import (
     replay,
 )
 
-__all__ = ["GameStore", "GameSummary", "default_database_url"]
+__all__ = [
+    "MAX_GAME",
+    "Access",
+    "GameStore",
+    "GameSummary",
+    "StaleError",
+    "check_game_number",
+    "default_database_url",
+]
+
+MAX_GAME = 2**31 - 1
+"""The largest game number a record can hold (every database's integer column holds it)."""
+MAX_DATA = 100_000
+"""The most characters one stored entry may have (an action's JSON form is a few hundred at most)."""
 
 _KIND = "kind"
-"""The setting under which a game's kind is kept (the record's layout has no column for it)."""
+"""The setting under which the release before the chain kept a game's kind."""
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
+
+
+class Access(enum.Enum):
+    """What a program opening a record will do with it."""
+
+    CREATE = "create"
+    """Write games, making the record first where there is none (starting a game)."""
+    WRITE = "write"
+    """Write to a record that must be there already (resuming a game); a missing SQLite file is refused."""
+    READ = "read"
+    """Only read: a missing file is refused, and nothing is ever written (an SQLite file is opened read-only;
+    a record of the release before the chain is read as it is)."""
+
+
+class _Layout(enum.Enum):
+    """The tables a database holds."""
+
+    EMPTY = "empty"
+    """No tables of a record yet."""
+    CHAINED = "chained"
+    """This release's: games with their kind and head, entries with their digests."""
+    UNCHAINED = "unchained"
+    """The release before the chain's: read as it is; sealed when opened for writing."""
+
+
+_UNCHAINED_GAME_COLUMNS = (
+    "id",
+    "format",
+    "created",
+    "label",
+    "ruleset",
+    "paytable",
+    "stakes",
+    "dice",
+    "seed",
+    "settings",
+)
+_UNCHAINED_ENTRY_COLUMNS = ("game", "seq", "at", "data")
+_SETUP_COLUMNS = (*_UNCHAINED_GAME_COLUMNS[1:], "kind")
+"""What a game's setup digest is over: every column of its row but its number and its head."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +144,9 @@ def _schema() -> _Schema:
         sa.Column("dice", sa.String(40), nullable=False),
         sa.Column("seed", sa.BigInteger, nullable=True),
         sa.Column("settings", sa.Text, nullable=False),
+        sa.Column("kind", sa.String(20), nullable=False, server_default=""),
+        sa.Column("entries", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("head", sa.String(64), nullable=False, server_default=""),
     )
     entries = sa.Table(
         "hazard_entries",
@@ -83,6 +155,7 @@ def _schema() -> _Schema:
         sa.Column("seq", sa.Integer, primary_key=True),
         sa.Column("at", sa.String(40), nullable=False),
         sa.Column("data", sa.Text, nullable=False),
+        sa.Column("digest", sa.String(64), nullable=False, server_default=""),
     )
     return _Schema(metadata, games, entries)
 
@@ -94,6 +167,15 @@ def default_database_url() -> str:
     folder = Path(platformdirs.user_data_dir("hazard", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'games.db'}"
+
+
+def check_game_number(game: int) -> int:
+    """``game`` as a game number a record can hold; else refused (before any database is asked)."""
+    if not 1 <= game <= MAX_GAME:
+        raise InvalidError(
+            f"invalid game number {_shown(game)}: expected a whole number from 1 to {MAX_GAME}"
+        )
+    return game
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,37 +191,69 @@ class GameSummary:
     entries: int
 
 
+class StaleError(IllegalError):
+    """An append from a table that is no longer the game's latest: another session has written since."""
+
+    def __init__(self, game: int, seq: int, last: int, *, caught_up: bool = False) -> None:
+        then = (
+            "; this session has caught up: the table is now as the record has it, so look, then try again"
+            if caught_up
+            else ": resume the game to carry on"
+        )
+        super().__init__(
+            f"illegal entry {seq} of game {game}: the game has moved on (its record ends at entry {last}, "
+            f"written by another session); nothing was written{then}"
+        )
+        self.game = game
+        self.last = last
+
+
 class GameStore:
     """Games in a database. Open with :meth:`open`; every write is committed before it returns."""
 
-    def __init__(self, engine: sa.Engine, url: str) -> None:
+    def __init__(self, engine: sa.Engine, url: str, layout: _Layout, access: Access) -> None:
         self._engine = engine
+        self._layout = layout
+        self._access = access
         self.url = url
 
     @classmethod
-    def open(cls, url: str | None = None, *, create: bool = True) -> GameStore:
-        """Open the record at ``url``: an SQLAlchemy URL or an SQLite path (default: the user's data folder).
-
-        With ``create`` False (for reading), an SQLite file that is not there is refused rather than made.
+    def open(
+        cls, url: str | None = None, *, access: Access = Access.CREATE, in_memory: bool = False
+    ) -> GameStore:
+        """Open the record at ``url``: an SQLAlchemy URL or an SQLite path (default: the user's data folder),
+        for ``access``. An in-memory database (``sqlite://``) keeps nothing once closed, so it is refused
+        unless ``in_memory`` says that is what is meant (in tests and notebooks).
         """
-        if url is None:
-            url = default_database_url()
-        elif "://" not in url:
-            path = Path(url).expanduser()
-            if not create and not path.is_file():
-                raise InvalidError(f"cannot open the game record {url!r}: no such file")
-            url = f"sqlite:///{path}"
         import sqlalchemy as sa
-        from sqlalchemy.exc import SQLAlchemyError
+        from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+        url = _as_url(url)
         try:
-            engine = sa.create_engine(url)
-            with engine.begin() as connection:
-                _check_layout(connection)
-                _schema().metadata.create_all(connection)
-        except (SQLAlchemyError, ValueError, ImportError) as error:
-            raise InvalidError(f"cannot open the game record {url!r}: {_reason(error)}") from None
-        return cls(engine, url)
+            parsed = sa.engine.make_url(url)
+        except ArgumentError as error:
+            raise InvalidError(f"cannot open the game record {_shown(url)}: {_reason(error)}") from None
+        try:
+            if parsed.get_backend_name() == "sqlite":
+                engine = _sqlite_engine(url, parsed.database, access=access, in_memory=in_memory)
+            else:
+                engine = sa.create_engine(url)
+            with _begin(engine) as connection:
+                layout = _layout(connection)
+                writes = access is not Access.READ
+                if writes and layout is _Layout.EMPTY:
+                    _schema().metadata.create_all(connection)
+                    layout = _Layout.CHAINED
+                elif writes and layout is _Layout.UNCHAINED:
+                    _seal(connection)
+                    layout = _Layout.CHAINED
+        except HazardError as error:
+            if str(error).startswith("cannot open"):
+                raise
+            raise InvalidError(f"cannot open the game record {_shown(url)}: {error}") from None
+        except (SQLAlchemyError, ValueError, ImportError, OSError) as error:
+            raise InvalidError(f"cannot open the game record {_shown(url)}: {_reason(error)}") from None
+        return cls(engine, url, layout, access)
 
     def close(self) -> None:
         self._engine.dispose()
@@ -155,28 +269,48 @@ class GameStore:
         seed: int | None = None,
         label: str = "",
         settings: Mapping[str, str] | None = None,
+        entries: Sequence[tuple[Actor, TableAction]] = (),
     ) -> GameInfo:
-        """Start a new game's record; its setup as it will read back."""
+        """Start a new game's record, with its first ``entries`` (the players seated), in one transaction.
+
+        So a game is in the record with all of its setup or not at all: a process killed while it starts
+        leaves no game with players missing. Returns the setup as it will read back; the entries are numbered
+        from 1 and dated as the game was created.
+        """
+        self._writable()
         kept = dict(settings or {})
-        if _KIND in kept:
-            raise InvalidError(f"invalid game setting {_KIND!r}: the record keeps the game's kind itself")
         created = _now()
-        row = {
+        row: dict[str, Any] = {
             "format": FORMAT,
             "created": created,
             "label": label,
+            "kind": kind.value,
             "ruleset": ruleset_to_toml(ruleset),
             "paytable": paytable_to_toml(paytable),
             "stakes": stakes.value,
             "dice": dice.value,
             "seed": seed,
-            "settings": json.dumps({**kept, _KIND: kind.value}, sort_keys=True),
+            "settings": json.dumps(kept, sort_keys=True),
         }
+        head = setup_digest(row)
+        written = 0
+        schema = _schema()
         with self._write() as connection:
-            result = connection.execute(_schema().games.insert().values(**row))
+            result = connection.execute(schema.games.insert().values(**row, entries=0, head=head))
             key = result.inserted_primary_key
             assert key is not None
             game = int(key[0])
+            for seq, (actor, action) in enumerate(entries, start=1):
+                data = _entry_data(actor, action)
+                head = entry_digest(head, seq, created, data)
+                connection.execute(
+                    schema.entries.insert().values(game=game, seq=seq, at=created, data=data, digest=head)
+                )
+                written = seq
+            if written:
+                connection.execute(
+                    schema.games.update().where(schema.games.c.id == game).values(entries=written, head=head)
+                )
         return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
 
     def append(
@@ -186,70 +320,97 @@ class GameStore:
 
         ``seq`` is the number the writer expects the entry to get: one more than the last entry of the table
         it checked the entry against (a :class:`~hazard.table.session.Session` always gives it). Where
-        another writer has written that entry since, the append is refused (each game's entries are numbered
-        uniquely, and the check is made in the transaction that writes), so nothing is ever written from a
-        stale table. Without ``seq`` the entry goes after whatever is there: for tools that write a record
-        without a table (an import), never for a game in play.
+        another writer has written since, the append is refused with a :class:`StaleError` and nothing is
+        written: the game's head moves on only from the entry before ``seq``, checked and moved in the
+        transaction that writes. Without ``seq`` the entry goes after whatever is there: for tools that write
+        a record without a table (an import), never for a game in play.
         """
         import sqlalchemy as sa
         from sqlalchemy.exc import IntegrityError
 
+        self._writable()
         schema = _schema()
-        data = json.dumps(entry_to_json(actor, item), sort_keys=True)
+        games = schema.games
+        data = _entry_data(actor, item)
         at = _now()
         try:
-            with self._engine.begin() as connection:
-                last = connection.execute(
-                    sa.select(sa.func.max(schema.entries.c.seq)).where(schema.entries.c.game == game)
-                ).scalar()
-                known = connection.execute(
-                    sa.select(schema.games.c.id).where(schema.games.c.id == game)
-                ).scalar()
-                if known is None:
+            with _begin(self._engine) as connection:
+                found = connection.execute(
+                    sa.select(games.c.entries, games.c.head).where(games.c.id == game)
+                ).first()
+                if found is None:
                     raise IllegalError(
                         f"illegal entry for game {game}: the record at {self.url!r} has no such game"
                     )
+                last, head = int(found[0]), str(found[1])
                 if seq is None:
-                    seq = (last or 0) + 1
-                elif (last or 0) + 1 != seq:
-                    raise _Stale(last or 0)
-                connection.execute(schema.entries.insert().values(game=game, seq=seq, at=at, data=data))
-        except (IntegrityError, _Stale) as error:
-            last = error.last if isinstance(error, _Stale) else (seq or 1)
-            raise IllegalError(
-                f"illegal entry {seq} of game {game}: the game has moved on (its record ends at entry "
-                f"{last}, written by another session); nothing was written: resume the game to carry on"
-            ) from None
+                    seq = last + 1
+                elif seq != last + 1:
+                    raise StaleError(game, seq, last)
+                digest = entry_digest(head, seq, at, data)
+                moved = connection.execute(
+                    games.update()
+                    .where(games.c.id == game, games.c.entries == last, games.c.head == head)
+                    .values(entries=seq, head=digest)
+                )
+                if moved.rowcount != 1:  # another writer moved the head between our read and our write
+                    raise StaleError(game, seq, last + 1)
+                connection.execute(
+                    schema.entries.insert().values(game=game, seq=seq, at=at, data=data, digest=digest)
+                )
+        except IntegrityError:  # the entry's number is taken: another writer got there first
+            raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
             raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
-        assert seq is not None
         return Entry(seq, at, actor, item)
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
         import sqlalchemy as sa
 
+        if self._layout is _Layout.EMPTY:
+            return []
         games, entries = _schema().games, _schema().entries
-        count = sa.func.count(entries.c.seq)
-        query = (
-            sa.select(
-                games.c.id,
-                games.c.created,
-                games.c.label,
-                games.c.ruleset,
-                games.c.settings,
-                games.c.dice,
-                count,
-            )
-            .select_from(games.outerjoin(entries, entries.c.game == games.c.id))
-            .group_by(games.c.id)
-            .order_by(games.c.id.desc())
-        )
+        summaries = []
         with self._read() as connection:
-            rows = connection.execute(query).all()
-        return [
-            GameSummary(r[0], r[1], r[2], _kind_of(r[4], r[2], r[5]), _ruleset_id(r[3]), r[6]) for r in rows
-        ]
+            if self._layout is _Layout.CHAINED:
+                query = sa.select(
+                    games.c.id, games.c.created, games.c.label, games.c.ruleset, games.c.kind, games.c.entries
+                ).order_by(games.c.id.desc())
+                for r in connection.execute(query):
+                    summaries.append(
+                        GameSummary(
+                            r[0], _text(r[1]), _text(r[2]), _kind(r[4]), _ruleset_id(r[3]), _count(r[5])
+                        )
+                    )
+                return summaries
+            count = sa.func.count(entries.c.seq)
+            unchained = (
+                sa.select(
+                    games.c.id,
+                    games.c.created,
+                    games.c.label,
+                    games.c.ruleset,
+                    games.c.settings,
+                    games.c.dice,
+                    count,
+                )
+                .select_from(games.outerjoin(entries, entries.c.game == games.c.id))
+                .group_by(games.c.id)
+                .order_by(games.c.id.desc())
+            )
+            for u in connection.execute(unchained):
+                summaries.append(
+                    GameSummary(
+                        u[0],
+                        _text(u[1]),
+                        _text(u[2]),
+                        _unchained_kind(u[4], u[2], u[5]),
+                        _ruleset_id(u[3]),
+                        u[6],
+                    )
+                )
+        return summaries
 
     def latest(self, kind: GameKind) -> int:
         """The newest game of ``kind``; an :class:`IllegalError` if there is none."""
@@ -259,29 +420,45 @@ class GameStore:
         raise IllegalError(f"illegal game: the record at {self.url!r} holds no {kind.label} game to resume")
 
     def load(self, game: int) -> ReplayedGame:
-        """Read a game's whole record and replay it; an :class:`InvalidError` if any of it is wrong."""
+        """Read a game's whole record, check its chain and replay it; an :class:`InvalidError` if any of it is
+        wrong, naming the first entry that is."""
         import sqlalchemy as sa
 
+        check_game_number(game)
+        if self._layout is _Layout.EMPTY:
+            raise IllegalError(f"illegal game {game}: the record at {self.url!r} has no such game")
         schema = _schema()
-        with self._read() as connection:
-            row = (
-                connection.execute(sa.select(schema.games).where(schema.games.c.id == game))
+        chained = self._layout is _Layout.CHAINED
+        game_columns = schema.games.c if chained else [schema.games.c[n] for n in _UNCHAINED_GAME_COLUMNS]
+        entry_columns = [schema.entries.c.seq, schema.entries.c.at, schema.entries.c.data]
+        if chained:
+            entry_columns.append(schema.entries.c.digest)
+        with self._read() as connection:  # one transaction: the head and the entries are of one moment
+            found = (
+                connection.execute(sa.select(*game_columns).where(schema.games.c.id == game))
                 .mappings()
                 .first()
             )
-            if row is None:
+            if found is None:
                 raise IllegalError(f"illegal game {game}: the record at {self.url!r} has no such game")
             lines = connection.execute(
-                sa.select(schema.entries.c.seq, schema.entries.c.at, schema.entries.c.data)
-                .where(schema.entries.c.game == game)
-                .order_by(schema.entries.c.seq)
+                sa.select(*entry_columns).where(schema.entries.c.game == game).order_by(schema.entries.c.seq)
             ).all()
-        info = _info(dict(row))
+        row = dict(found)
+        _check_types(game, row, lines)
+        if chained:
+            _check_chain(game, row, lines)
+        else:
+            row[_KIND] = None
+        info = _info(row)
         entries = []
-        for expected, (seq, at, data) in enumerate(lines, start=1):
+        for expected, line in enumerate(lines, start=1):
+            seq, at, data = line[0], line[1], line[2]
             if seq != expected:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
             try:
+                if not isinstance(data, str) or len(data) > MAX_DATA:
+                    raise InvalidError(f"expected a stored text of at most {MAX_DATA} characters")
                 stored = json.loads(data)
                 if info.format == FORMAT and not (isinstance(stored, dict) and "actor" in stored):
                     raise InvalidError("it names no actor")
@@ -293,97 +470,286 @@ class GameStore:
             entries.append(Entry(seq, at, actor, item))
         return replay(info, entries)
 
+    def _writable(self) -> None:
+        if self._access is Access.READ or self._layout is not _Layout.CHAINED:
+            raise InvalidError(f"cannot write to the game record {self.url!r}: it was opened for reading")
+
     @contextmanager
     def _write(self) -> Iterator[sa.Connection]:
         """A transaction, committed on leaving; a database failure becomes one clear error."""
         from sqlalchemy.exc import SQLAlchemyError
 
         try:
-            with self._engine.begin() as connection:
+            with _begin(self._engine) as connection:
                 yield connection
         except SQLAlchemyError as error:
             raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
 
     @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
+        """A read-only transaction that sees one moment of the record, whatever writers do meanwhile."""
         from sqlalchemy.exc import SQLAlchemyError
 
         try:
-            with self._engine.connect() as connection:
-                yield connection
+            with self._engine.connect() as opened:
+                connection = opened
+                if opened.dialect.name == "postgresql":
+                    connection = opened.execution_options(isolation_level="REPEATABLE READ")
+                with connection.begin():
+                    yield connection
         except SQLAlchemyError as error:
             raise InvalidError(f"cannot read the game record {self.url!r}: {_reason(error)}") from None
 
 
-def _check_layout(connection: sa.Connection) -> None:
-    """Refuse a database that is someone else's rather than add tables to it or misread it."""
+# --- opening -----------------------------------------------------------------------------------------------
+
+
+def _sqlite_engine(url: str, database: str | None, *, access: Access, in_memory: bool) -> sa.Engine:
+    """An SQLite engine whose transactions take the write lock when they begin (so of two writers one waits
+    and then sees the other's entry, rather than both reading the same head); read-only for reading."""
+    import sqlalchemy as sa
+
+    memory = not database or database == ":memory:" or database.startswith("file::memory:")
+    if memory and not in_memory:
+        raise InvalidError(
+            f"cannot open the game record {url!r}: an in-memory database keeps nothing after the program "
+            "ends; give a file, e.g. --db games.db"
+        )
+    path = Path(database or ":memory:")
+    try:
+        there = memory or path.is_file()
+    except OSError as error:  # a name too long, a folder that cannot be searched ...
+        raise InvalidError(
+            f"cannot open the game record {_shown(_as_given(url))}: {error.strerror}"
+        ) from None
+    if access is not Access.CREATE and not there:
+        raise InvalidError(f"cannot open the game record {_shown(_as_given(url))}: no such file")
+    if access is Access.READ and not memory:
+        uri = f"file:{quote(os.fsencode(path.resolve()))}?mode=ro"  # bytes: any name the system allows
+        engine = sa.create_engine(
+            "sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
+        )
+    else:
+        engine = sa.create_engine(url)
+    from sqlalchemy import event
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: object) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy, not the driver, begins transactions
+
+    @event.listens_for(engine, "begin")
+    def _begin_transaction(connection: sa.Connection) -> None:
+        immediate = access is not Access.READ and connection.get_execution_options().get(
+            "hazard_write", False
+        )
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+@contextmanager
+def _begin(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """A writing transaction: on SQLite it holds the write lock from its first statement."""
+    with engine.connect() as opened:
+        connection = opened.execution_options(hazard_write=True)
+        with connection.begin():
+            yield connection
+
+
+def _as_url(url: str | None) -> str:
+    """An SQLAlchemy URL for what ``--db`` says: a URL as it is, a path as an SQLite file, nothing as the
+    default; a ``file:`` URI, a path too long to be one, or a home folder that is not there refused."""
+    if url is None:
+        return default_database_url()
+    if len(url) > 4096:
+        raise InvalidError(
+            f"cannot open the game record {_shown(url)}: expected a path or URL of at most 4096 characters"
+        )
+    if "://" in url:
+        return url
+    if url.startswith("file:"):
+        raise InvalidError(
+            f"cannot open the game record {url!r}: expected an SQLite file's path, or an SQLAlchemy URL such "
+            "as sqlite:///games.db (an SQLite 'file:' URI is neither)"
+        )
+    try:
+        return f"sqlite:///{Path(url).expanduser()}"
+    except RuntimeError as error:  # "~nosuchuser/games.db": no such home folder
+        raise InvalidError(f"cannot open the game record {_shown(url)}: {error}") from None
+
+
+def _as_given(url: str) -> str:
+    return url.removeprefix("sqlite:///")
+
+
+def _layout(connection: sa.Connection) -> _Layout:
+    """Which record the database holds; refuse a database that is someone else's rather than add tables to it
+    or misread it."""
     import sqlalchemy as sa
 
     inspector = sa.inspect(connection)
     present = set(inspector.get_table_names())
     ours = {table.name: table for table in _schema().metadata.sorted_tables}
-    if present and not present & set(ours) and connection.dialect.name == "sqlite":
-        shown = ", ".join(sorted(present)[:5])
-        raise InvalidError(f"it is a database of something else (tables: {shown}), not a hazard game record")
-    for name, table in ours.items():
-        if name in present:
-            columns = {column["name"] for column in inspector.get_columns(name)}
-            if columns != set(table.c.keys()):
-                raise InvalidError(f"its table {name!r} is not laid out as a hazard game record ({FORMAT})")
+    found = present & set(ours)
+    if not found:
+        if present and connection.dialect.name == "sqlite":
+            shown = ", ".join(sorted(present)[:5])
+            raise InvalidError(
+                f"it is a database of something else (tables: {shown}), not a hazard game record"
+            )
+        return _Layout.EMPTY
+    columns = {name: {c["name"] for c in inspector.get_columns(name)} for name in found}
+    unchained = {
+        "hazard_games": set(_UNCHAINED_GAME_COLUMNS),
+        "hazard_entries": set(_UNCHAINED_ENTRY_COLUMNS),
+    }
+    for name in sorted(found):
+        if columns[name] not in (set(ours[name].c.keys()), unchained[name]):
+            raise InvalidError(f"its table {name!r} is not laid out as a hazard game record ({FORMAT})")
+    if found != set(ours):
+        missing = sorted(set(ours) - found)[0]
+        raise InvalidError(f"its table {missing!r} is missing: it is not a whole hazard game record")
+    if all(columns[name] == set(table.c.keys()) for name, table in ours.items()):
+        return _Layout.CHAINED
+    if all(columns[name] == unchained[name] for name in ours):
+        return _Layout.UNCHAINED
+    raise InvalidError("its tables are of two different releases of hazard: it is not a whole game record")
 
 
-class _Stale(Exception):
-    """The record of a game has entries its writer has not seen."""
+def _seal(connection: sa.Connection) -> None:
+    """Bring a record of the release before the chain to this layout, in the opening transaction: each game
+    gets its kind (kept until now in its settings), its entries their digests, and its head."""
+    import sqlalchemy as sa
 
-    def __init__(self, last: int) -> None:
-        super().__init__(last)
-        self.last = last
+    schema = _schema()
+    games, entries = schema.games, schema.entries
+    for table, name, default in (
+        (games, "kind", "''"),
+        (games, "entries", "0"),
+        (games, "head", "''"),
+        (entries, "digest", "''"),
+    ):
+        kind = table.c[name].type.compile(dialect=connection.dialect)
+        connection.exec_driver_sql(
+            f"ALTER TABLE {table.name} ADD COLUMN {name} {kind} NOT NULL DEFAULT {default}"
+        )
+    for found in connection.execute(sa.select(*games.c).order_by(games.c.id)).mappings().all():
+        row = dict(found)
+        found_kind = _unchained_kind(row["settings"], row["label"], row["dice"])
+        row["kind"] = "" if found_kind is None else found_kind.value
+        settings = _json(row["settings"])
+        if isinstance(settings, dict) and _KIND in settings:
+            settings.pop(_KIND)
+            row["settings"] = json.dumps(settings, sort_keys=True)
+        head = setup_digest({name: row[name] for name in _SETUP_COLUMNS})
+        count = 0
+        lines = connection.execute(
+            sa.select(entries.c.seq, entries.c.at, entries.c.data)
+            .where(entries.c.game == row["id"])
+            .order_by(entries.c.seq)
+        ).all()
+        for seq, at, data in lines:
+            head = entry_digest(head, seq, at, data if isinstance(data, str) else repr(data))
+            count += 1
+            connection.execute(
+                entries.update().where(entries.c.game == row["id"], entries.c.seq == seq).values(digest=head)
+            )
+        connection.execute(
+            games.update()
+            .where(games.c.id == row["id"])
+            .values(kind=row["kind"], settings=row["settings"], entries=count, head=head)
+        )
 
 
-def _kind_of(settings: object, label: object, dice: object) -> GameKind | None:
-    """A game's kind: kept in its settings; a game written before kinds were kept goes by its label."""
-    try:
-        kept = json.loads(settings) if isinstance(settings, str) else None
-    except ValueError:
-        return None
-    if isinstance(kept, dict) and _KIND in kept:
-        try:
-            return GameKind(kept[_KIND])
-        except ValueError:
-            return None
-    for kind in GameKind:
-        if label == kind.label:
-            return kind
-    return GameKind.REFEREE if dice == DiceKind.TYPED.value else GameKind.PLAY
+# --- loading -----------------------------------------------------------------------------------------------
+
+
+def _check_types(game: int, row: dict[str, Any], lines: Sequence[Any]) -> None:
+    """Refuse a game whose stored fields are not of their kinds (a database need not enforce them: SQLite
+    keeps whatever it is given)."""
+    corrupt = f"record of game {game} is corrupt"
+    for name, value in row.items():
+        whole = name in ("id", "entries", "seed")
+        if value is None and name == "seed":
+            continue
+        if whole and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidError(f"{corrupt}: its {name} {_shown(value)} is not a whole number")
+        if not whole and not isinstance(value, str):
+            raise InvalidError(f"{corrupt}: its {name} {_shown(value)} is not text")
+        if not whole and len(value) > MAX_DATA:
+            raise InvalidError(f"{corrupt}: its {name} has {len(value)} characters, more than {MAX_DATA}")
+    for place, line in enumerate(lines, start=1):
+        seq, at, *rest = line
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise InvalidError(
+                f"{corrupt}: the number of its entry {place} is {_shown(seq)}, not a whole number"
+            )
+        for what, value in (("time", at), ("digest", rest[-1] if len(rest) > 1 else "")):
+            if not isinstance(value, str) or len(value) > 100:
+                raise InvalidError(f"{corrupt}: entry {seq}: its {what} {_shown(value)} is not a short text")
+
+
+def _check_chain(game: int, row: dict[str, Any], lines: Sequence[Any]) -> None:
+    """Refuse a game whose entries do not follow, digest by digest, from its setup to its head."""
+    corrupt = f"record of game {game} is corrupt"
+    digest = setup_digest({name: row[name] for name in _SETUP_COLUMNS})
+    if not lines and row["entries"] == 0 and digest != row["head"]:
+        raise InvalidError(
+            f"{corrupt}: its setup does not match its digest (it was changed after it was written)"
+        )
+    for expected, (seq, at, data, stored) in enumerate(lines, start=1):
+        if seq != expected:
+            raise InvalidError(f"{corrupt}: entry {expected} is missing")
+        digest = entry_digest(digest, seq, at, data if isinstance(data, str) else repr(data)[:MAX_DATA])
+        if digest != stored:
+            if seq == 1:
+                raise InvalidError(f"{corrupt}: its setup or its entry 1 was changed after it was written")
+            raise InvalidError(
+                f"{corrupt}: entry {seq} does not follow from the entries before it (it was changed, moved "
+                "or put in)"
+            )
+    count = row["entries"]
+    if len(lines) < count:
+        held = f"entries 1 to {len(lines)}" if lines else "no entries"
+        raise InvalidError(
+            f"{corrupt}: it holds {held} of {count}: entries {len(lines) + 1} to {count} are missing"
+        )
+    if len(lines) > count:
+        raise InvalidError(f"{corrupt}: entry {count + 1} was put in after the game's last entry, {count}")
+    if digest != row["head"]:
+        raise InvalidError(f"{corrupt}: its last entry, {count}, is not the one the game was left at")
 
 
 def _info(row: dict[str, Any]) -> GameInfo:
     game = row["id"]
     if row["format"] not in FORMATS:
         expected = " or ".join(repr(f) for f in FORMATS)
-        raise InvalidError(f"record of game {game} is in format {row['format']!r}, expected {expected}")
+        raise InvalidError(f"record of game {game} is in format {_shown(row['format'])}, expected {expected}")
     try:
-        ruleset = ruleset_from_toml(row["ruleset"], f"of game {game}")
         paytable = paytable_from_toml(row["paytable"], f"of game {game}")
+        ruleset = ruleset_from_toml(row["ruleset"], f"of game {game}", stored=paytable)
         stakes = StakeArrangement(row["stakes"])
         dice = DiceKind(row["dice"])
-    except (HazardError, ValueError) as error:
+    except (HazardError, ValueError, TypeError, RecursionError) as error:
         raise InvalidError(f"record of game {game} is corrupt: {_reason(error)}") from None
     seed = row["seed"]
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InvalidError(f"record of game {game} is corrupt: seed {seed!r} is not a whole number")
-    try:
-        settings = json.loads(row["settings"])
-    except (ValueError, TypeError):
-        settings = None
+        raise InvalidError(f"record of game {game} is corrupt: seed {_shown(seed)} is not a whole number")
+    settings = _json(row["settings"])
     if not isinstance(settings, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in settings.items()
     ):
         raise InvalidError(f"record of game {game} is corrupt: its settings are not a table of texts")
-    kind = _kind_of(row["settings"], row["label"], row["dice"])
-    if kind is None or (row["format"] == FORMAT and _KIND not in settings):
-        raise InvalidError(f"record of game {game} is corrupt: its kind is {settings.get(_KIND)!r}")
-    settings.pop(_KIND, None)
+    if row[_KIND] is None:  # a record of the release before the chain: the kind is in the settings
+        kind = _unchained_kind(row["settings"], row["label"], row["dice"])
+        shown = settings.get(_KIND)
+        if kind is None or (row["format"] == FORMAT and _KIND not in settings):
+            raise InvalidError(f"record of game {game} is corrupt: its kind is {_shown(shown)}")
+        settings.pop(_KIND, None)
+    else:
+        kind = _kind(row[_KIND])
+        if kind is None:
+            raise InvalidError(f"record of game {game} is corrupt: its kind is {_shown(row[_KIND])}")
     return GameInfo(
         game,
         row["created"],
@@ -399,8 +765,54 @@ def _info(row: dict[str, Any]) -> GameInfo:
     )
 
 
-def _ruleset_id(text: str) -> str:
-    for line in text.splitlines():
+def _kind(value: object) -> GameKind | None:
+    try:
+        return GameKind(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def _unchained_kind(settings: object, label: object, dice: object) -> GameKind | None:
+    """A game's kind in a record of the release before the chain: in its settings, else by its label."""
+    kept = _json(settings)
+    if isinstance(kept, dict) and _KIND in kept:
+        return _kind(kept[_KIND])
+    if kept is None:
+        return None
+    for kind in GameKind:
+        if label == kind.label:
+            return kind
+    return GameKind.REFEREE if dice == DiceKind.TYPED.value else GameKind.PLAY
+
+
+def _json(text: object) -> object:
+    """Stored JSON text read back; None where it is not JSON (or too deep, or not text)."""
+    if not isinstance(text, str) or len(text) > MAX_DATA:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _entry_data(actor: Actor, item: TableAction | Correction) -> str:
+    return json.dumps(entry_to_json(actor, item), sort_keys=True)
+
+
+def _text(value: object) -> str:
+    """A stored text for a listing: as it is, or ``?`` where the record holds something else there (loading
+    the game says what is wrong)."""
+    return value[:200] if isinstance(value, str) else "?"
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _ruleset_id(text: object) -> str:
+    if not isinstance(text, str):
+        return "?"
+    for line in text[:MAX_DATA].splitlines():
         if line.startswith("id = "):
             return line.removeprefix("id = ").strip('"')
     return "?"
@@ -410,5 +822,14 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _shown(value: object) -> str:
+    """A stored value or a path as an error quotes it (a path may be long and still be worth reading)."""
+    return quoted(value, limit=120)
+
+
 def _reason(error: BaseException) -> str:
-    return " ".join(str(error).split())[:300]
+    """What went wrong, in one line: the driver's own words, without SQLAlchemy's statement and link."""
+    text = " ".join(str(error).split())
+    for tail in (" [SQL:", " (Background on this error"):
+        text = text.split(tail, 1)[0]
+    return text[:300]

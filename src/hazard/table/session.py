@@ -11,7 +11,7 @@ a bot caster accepts, the bots' own moves (:meth:`Session.bots_act`), and correc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -39,11 +39,12 @@ from hazard.table.game import (
     GameInfo,
     GameKind,
     ReplayedGame,
+    Timeline,
     check_correction,
     effective_actions,
     replay,
 )
-from hazard.table.record import GameStore
+from hazard.table.record import GameStore, StaleError
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
 
@@ -93,6 +94,14 @@ class Session:
     entries: list[Entry]
     dice: DiceSource | None
     brains: BotBrains = field(default_factory=BotBrains)
+    opening: tuple[Recorded, ...] = ()
+    """The players seated when the game was started, as :meth:`start` recorded them."""
+    timeline: Timeline | None = None
+    """Tables along the game, kept so that a correction replays only the entries after the one it corrects."""
+
+    def __post_init__(self) -> None:
+        if self.timeline is None:
+            self.timeline = Timeline.of(self.info, self.entries)
 
     @classmethod
     def start(
@@ -108,10 +117,24 @@ class Session:
         label: str | None = None,
         settings: Mapping[str, str] | None = None,
         brains: BotBrains | None = None,
+        seats: Sequence[Sit] = (),
+        seated_by: Actor | None = None,
     ) -> Session:
-        """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game."""
+        """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game.
+
+        ``seats`` are the players at the table from the start, each seated by ``seated_by`` (None: himself).
+        They are written with the game in one transaction, so the record holds the game with every one of
+        them or not at all; :attr:`opening` says what each did.
+        """
         source = dice_for(dice, seed)
         table = new_table(ruleset, paytable, stakes)
+        moves: list[tuple[Actor, TableAction]] = []
+        opened: list[tuple[Actor, Sit, tuple[AnyEvent, ...]]] = []
+        for sit in seats:
+            by = seated_by or Actor.player(sit.name)
+            table, events = apply_action(table, sit, by=by)
+            moves.append((by, sit))
+            opened.append((by, sit, events))
         info = store.create(
             ruleset=ruleset,
             paytable=paytable,
@@ -121,8 +144,13 @@ class Session:
             seed=seed,
             label=kind.label if label is None else label,
             settings=settings,
+            entries=moves,
         )
-        return cls(store, info, table, [], source, brains or BotBrains())
+        entries = [Entry(seq, info.created, by, sit) for seq, (by, sit, _) in enumerate(opened, start=1)]
+        opening = tuple(
+            Recorded(entry, events) for entry, (_, _, events) in zip(entries, opened, strict=True)
+        )
+        return cls(store, info, table, entries, source, brains or BotBrains(), opening)
 
     @classmethod
     def resume(
@@ -141,7 +169,15 @@ class Session:
                 f"({info.dice.describe(info.seed)}); resume it with {info.kind.label} --resume {info.id}"
             )
         source = dice_for(info.dice, info.seed)
-        return cls(store, info, replayed.table, list(replayed.entries), source, brains or BotBrains())
+        return cls(
+            store,
+            info,
+            replayed.table,
+            list(replayed.entries),
+            source,
+            brains or BotBrains(),
+            timeline=replayed.timeline,
+        )
 
     @property
     def game(self) -> int:
@@ -233,10 +269,30 @@ class Session:
 
     def _record(self, action: TableAction, by: Actor) -> Recorded:
         table, events = apply_action(self.table, action, by=by)
-        entry = self.store.append(self.game, by, action, seq=len(self.entries) + 1)
-        self.entries.append(entry)
+        entry = self._append(by, action)
         self.table = table
+        assert self.timeline is not None
+        self.timeline.moved_on(entry, table)
         return Recorded(entry, events)
+
+    def _append(self, by: Actor, item: TableAction | Correction) -> Entry:
+        """Write an entry after the last this session knows of; where another session has written since, catch
+        up with the record (so this one never writes from a stale table) and say so."""
+        seq = len(self.entries) + 1
+        try:
+            entry = self.store.append(self.game, by, item, seq=seq)
+        except StaleError:
+            self.catch_up()
+            raise StaleError(self.game, seq, len(self.entries), caught_up=True) from None
+        self.entries.append(entry)
+        return entry
+
+    def catch_up(self) -> None:
+        """Reload the game from its record: the table as the record now has it, whoever wrote it."""
+        replayed = self.store.load(self.game)
+        self.table = replayed.table
+        self.entries = list(replayed.entries)
+        self.timeline = replayed.timeline
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
@@ -275,15 +331,14 @@ class Session:
             )
         correction = Correction(target, replacement)
         trial = [*self.entries, Entry(seq, _now(), by, correction)]
+        assert self.timeline is not None
         try:
-            replayed = replay(self.info, trial)
+            table, timeline = self.timeline.corrected(trial, target)
         except InvalidError as error:
             raise IllegalError(f"illegal correction of entry {target}: {error}") from None
-        entry = self.store.append(self.game, by, correction, seq=seq)
-        self.entries.append(entry)
-        self.table = replayed.table
-        before = next(e for e in self.entries if e.seq == target)
-        return before, entry, self.table
+        entry = self._append(by, correction)
+        self.table, self.timeline = table, timeline
+        return self.entries[target - 1], entry, self.table
 
 
 def _now() -> str:

@@ -9,6 +9,7 @@ end and export shows.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -137,6 +138,16 @@ class Table:
     next_bet: int = 1
     rounds_played: int = 0
     throws: int = 0
+
+    @cached_property
+    def paytable_grain(self) -> int:
+        """The least common multiple of the denominators of every odds the paytable can pay on this ruleset:
+        a stake's payout is a whole number of its amount's parts divided by this."""
+        grain = self.paytable.nick.denominator
+        for row in self.ruleset.rows:
+            for chance in sorted(row.chances):
+                grain = math.lcm(grain, self.paytable.chance_odds(row.main, chance).denominator)
+        return grain
 
     @cached_property
     def most_won(self) -> Fraction:

@@ -18,6 +18,7 @@ hazard.core.errors.IllegalError: illegal stake Bob 2 by Ann at the craps table o
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -40,6 +41,7 @@ from hazard.table.actions import (
     Withdraw,
     action_text,
     check_name,
+    name_key,
 )
 from hazard.table.events import (
     AnyEvent,
@@ -54,10 +56,13 @@ from hazard.table.events import (
     Thrown,
     Withdrawn,
 )
-from hazard.table.money import MoneyStyle, format_money
+from hazard.table.money import MAX_GRAIN, MoneyStyle, check_odds, check_sum, format_money
 from hazard.table.state import Player, SideBet, Table, Transfer, Wager, new_table
 
-__all__ = ["acting_for", "apply_action", "check_throw", "new_table"]
+__all__ = ["MAX_PLAYERS", "acting_for", "apply_action", "check_throw", "new_table"]
+
+MAX_PLAYERS = 100
+"""The most players one table seats."""
 
 Step = tuple[Table, tuple[AnyEvent, ...]]
 
@@ -92,20 +97,16 @@ def apply_action(table: Table, action: TableAction, *, by: Actor) -> Step:
     :class:`InvalidError` for a malformed one. The table is unchanged either way.
     """
     _check_actor(table, action, by)
-    if isinstance(action, Sit):
-        return _sit(table, action)
-    if isinstance(action, Stake):
-        return _stake(table, action)
+    if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
+        step = _bring(table, action)
+        _check_grain(step[0], action)
+        return step
     if isinstance(action, Withdraw):
         return _withdraw(table, action)
     if isinstance(action, Call):
         return _call(table, action)
     if isinstance(action, Roll):
         return _throw(table, action)
-    if isinstance(action, OfferBet):
-        return _offer(table, action)
-    if isinstance(action, TakeBet):
-        return _take(table, action)
     if isinstance(action, CancelBet):
         return _cancel(table, action)
     if isinstance(action, PassDice):
@@ -161,12 +162,47 @@ def _needs_consent(table: Table) -> bool:
 # --- seats, stakes, the caster's actions -------------------------------------------------------------------
 
 
+def _bring(table: Table, action: Sit | Stake | OfferBet | TakeBet) -> Step:
+    if isinstance(action, Sit):
+        return _sit(table, action)
+    if isinstance(action, Stake):
+        return _stake(table, action)
+    if isinstance(action, OfferBet):
+        return _offer(table, action)
+    return _take(table, action)
+
+
+def _check_grain(table: Table, action: TableAction) -> None:
+    """Refuse an action after which the table's money could come to parts of a unit finer than
+    :data:`MAX_GRAIN`: every sum at the table, and every sum a stake or side bet can pay, counted together.
+
+    A bankroll only ever changes by what a stake or a side bet pays, so every sum any bankroll can reach is
+    a whole number of the finest part found here, and no more than all the money at the table: so it always
+    has a short exact form, however the dice fall.
+    """
+    grain = 1
+    pays = table.paytable_grain
+    for player in table.players:
+        grain = math.lcm(grain, player.bankroll.denominator)
+    for wager in table.wagers:
+        grain = math.lcm(grain, wager.amount.denominator * pays)
+    for bet in table.side_bets:
+        grain = math.lcm(grain, bet.amount.denominator, bet.winnings.denominator)
+    if grain > MAX_GRAIN:
+        raise IllegalError(
+            f"illegal {action_text(action)}: with it the money at the table would come to parts of a unit "
+            f"finer than 1/{MAX_GRAIN} (its sums, stakes, odds and side bets together); lay it with a "
+            "simpler sum or odds"
+        )
+
+
 def _sit(table: Table, action: Sit) -> Step:
     name = check_name(action.name)
-    if any(p.name.lower() == name.lower() for p in table.players):
+    if any(name_key(p.name) == name_key(name) for p in table.players):
         raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
-    if action.bankroll < 0:
-        raise InvalidError(f"invalid bankroll {action.bankroll} for {name!r}: expected 0 or more")
+    if len(table.players) >= MAX_PLAYERS:
+        raise IllegalError(f"illegal seat for {name!r}: the table seats at most {MAX_PLAYERS} players")
+    check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True)
     player = Player(name, action.bankroll, action.bot)
     # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
     names = [p.name for p in table.players]
@@ -195,8 +231,7 @@ def _stake(table: Table, action: Stake) -> Step:
     table.player(action.player)
     if action.player == caster:
         raise IllegalError(f"illegal {what}: the caster cannot stake against himself")
-    if action.amount <= 0:
-        raise InvalidError(f"invalid {what}: expected an amount above 0")
+    check_sum(action.amount, what=what)
     if table.stakes is StakeArrangement.ALL_AGAINST_CASTER:
         if _needs_consent(table) and not action.consent:
             raise IllegalError(
@@ -339,8 +374,8 @@ def _pass_by_choice(table: Table) -> Step:
 def _offer(table: Table, action: OfferBet) -> Step:
     table.player(action.backer)
     proposition = parse_proposition(action.proposition)
-    if action.amount <= 0 or action.odds <= 0:
-        raise InvalidError(f"invalid side bet by {action.backer!r}: the amount and the odds must be above 0")
+    check_sum(action.amount, what=f"side bet by {action.backer!r}")
+    check_odds(action.odds, what=f"odds of a side bet by {action.backer!r}")
     if table.available(action.backer) < action.amount:
         raise IllegalError(
             f"illegal side bet by {action.backer!r}: {_sum(action.amount)} is more than the "

@@ -27,6 +27,11 @@ Grammar (case-insensitive; filler such as "the caster will throw", "any", "numbe
                  | ("below" | "under" | "less than") total | ("above" | "over" | "more than") total
                  | total "or more" | "at least" total | total "or less" | "at most" total
     total       := 2 ... 12, in digits or words ("seven")
+    N           := 1 ... 1000 (MAX_THROWS), in digits or words
+
+Numbers are ASCII digits or English words: other scripts' digits (``"٣"``, ``"²"``, ``"⑦"``) are refused, as
+is a text of more than ``MAX_TEXT`` (500) characters, so that every bet costs little to read, to analyse and
+to settle.
 
 The modules behind this facade: ``_types`` (the values and their validation), ``_settle`` (trackers),
 ``_parser`` (the proposition grammar) and ``_grammar`` (the set grammar and tokenizer, which the types use
@@ -35,9 +40,11 @@ too, to check a set's name).
 
 from __future__ import annotations
 
+from hazard.core.propositions._grammar import MAX_TEXT
 from hazard.core.propositions._parser import parse_proposition, parse_roll_set
 from hazard.core.propositions._settle import Tracker, settle, start
 from hazard.core.propositions._types import (
+    MAX_THROWS,
     SOURCE_BETS,
     SOURCE_EXAMPLES,
     Before,
@@ -50,6 +57,8 @@ from hazard.core.propositions._types import (
 )
 
 __all__ = [
+    "MAX_TEXT",
+    "MAX_THROWS",
     "SOURCE_BETS",
     "SOURCE_EXAMPLES",
     "Before",

@@ -12,6 +12,16 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
+from hazard.core.errors import InvalidError, quoted
+from hazard.core.numbers import parse_whole
+
+MAX_TEXT = 500
+"""The most characters a proposition or a set of throws may be written in.
+
+The longest bet in words is well under 200 characters ("the caster will throw two, three, four, five, six,
+eight, nine, ten, eleven or twelve before throwing seven"); the limit keeps what a message quotes, and what
+a table keeps for each bet laid, small.
+"""
 
 
 class _Reason(Exception):
@@ -82,7 +92,13 @@ _BOUND_AFTER: dict[tuple[str, ...], str] = {
 
 
 def _tokens(text: str) -> list[str]:
-    """Lower-case words, numbers and commas; a few contractions are spelt out."""
+    """Lower-case words, numbers and commas; a few contractions are spelt out.
+
+    Digits of any script make one token (``"٣"``), for :func:`_number` to refuse as not ASCII; a character
+    that is neither a letter nor a digit is a token of its own.
+    """
+    if len(text) > MAX_TEXT:
+        raise _Reason(f"expected at most {MAX_TEXT} characters")
     text = text.lower().replace("\u2019", "'").strip().rstrip(".!?").strip()
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"\bcan't\b", "can not", text)
@@ -91,9 +107,17 @@ def _tokens(text: str) -> list[str]:
 
 
 def _number(token: str) -> int | None:
-    if token.isdigit():
-        return int(token)
-    return _NUMBER_WORDS.get(token)
+    """The number ``token`` names, in ASCII digits (``"7"``) or in words (``"seven"``); None for a token that
+    is no number at all; a :class:`_Reason` for a number written otherwise (``"٣"``, ``"²"``, ``"⑦"``) or
+    too large to be anything a bet can mean."""
+    if token in _NUMBER_WORDS:
+        return _NUMBER_WORDS[token]
+    if not any(char.isnumeric() for char in token):
+        return None
+    try:
+        return parse_whole(token, what="number", expected="a number such as '7' or 'seven'")
+    except InvalidError as error:
+        raise _Reason(str(error).removeprefix("invalid ")) from None
 
 
 def _total(token: str, where: str) -> int:
@@ -103,14 +127,15 @@ def _total(token: str, where: str) -> int:
             raise _Reason(f"{token!r} can only begin a proposition (found {token!r} {where})")
         if token in _SEPARATORS:
             raise _Reason(f"expected a total {where}, found {token!r}")
+        shown = quoted(token)
         if token in _ODD | _EVEN | _DOUBLETS | _BELOW | _ABOVE | _LESS | _MORE:
             raise _Reason(
-                f"{token!r} cannot be combined with other words {where} (expected a list of totals such as "
+                f"{shown} cannot be combined with other words {where} (expected a list of totals such as "
                 f"'4 or 10', or one of 'odd', 'even', 'doublets', 'below N', 'above N' alone)"
             )
         if not token.isalnum():
-            raise _Reason(f"unexpected {token!r} {where} (expected {_EXPECTED_SET})")
-        raise _Reason(f"unknown word {token!r} {where} (expected {_EXPECTED_SET})")
+            raise _Reason(f"unexpected {shown} {where} (expected {_EXPECTED_SET})")
+        raise _Reason(f"unknown word {shown} {where} (expected {_EXPECTED_SET})")
     if value not in TOTALS:
         raise _Reason(f"{value} is not a total of two dice (expected 2 to 12)")
     return value

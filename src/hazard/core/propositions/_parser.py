@@ -7,7 +7,7 @@ before the value is built, so that a message names the text as it was written.
 
 from __future__ import annotations
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.propositions._grammar import _NEGATIONS, _join, _number, _parse_set, _Reason, _tokens, _words
 from hazard.core.propositions._types import (
     Before,
@@ -103,14 +103,14 @@ def _within(tokens: list[str], *, negated: bool) -> Within:
         raise _Reason(f"'within' or 'in' appears {len(places)} times: {_EXPECTED_FORM}")
     at = places[0]
     word = tokens[at]
-    target = _roll_set(tokens[:at], f"before {word!r}")
+    target = _roll_set(tokens[:at], f"before {quoted(word)}")
     count = tokens[at + 1 :]
     if count and count[-1] in _UNITS:
         count = count[:-1]
     throws = _number(count[0]) if len(count) == 1 else None
     if throws is None:
-        found = f"found {' '.join(tokens[at + 1 :])!r}" if tokens[at + 1 :] else "found nothing"
-        raise _Reason(f"expected a number of throws after {word!r}, such as '3 throws', {found}")
+        found = f"found {quoted(' '.join(tokens[at + 1 :]))}" if tokens[at + 1 :] else "found nothing"
+        raise _Reason(f"expected a number of throws after {quoted(word)}, such as '3 throws', {found}")
     _check(_throws_reason(throws))
     _check(_certainty_reason(target, negated=negated))
     return Within(target, throws)
@@ -125,7 +125,7 @@ def _next(tokens: list[str], *, negated: bool) -> Next:
     else:
         rest = tokens[at + 1 :]
         if any(token not in _VERBS for token in rest):
-            raise _Reason(f"unexpected {' '.join(rest)!r} after 'next': {_EXPECTED_FORM}")
+            raise _Reason(f"unexpected {quoted(' '.join(rest))} after 'next': {_EXPECTED_FORM}")
         target = _roll_set(tokens[:at], "before 'next'")
     _check(_certainty_reason(target, negated=negated))
     return Next(target)
@@ -166,11 +166,11 @@ def parse_proposition(text: str) -> Proposition:
     hazard.core.errors.InvalidError: invalid proposition 'not next 2 or more': every throw is 2 or more, so the bet can never win
     """  # noqa: E501
     if not isinstance(text, str):
-        raise InvalidError(f"invalid proposition {text!r}: expected text")
+        raise InvalidError(f"invalid proposition {quoted(text)}: expected text")
     try:
         return _parse(_tokens(text))
     except _Reason as reason:
-        raise InvalidError(f"invalid proposition {text!r}: {reason}") from None
+        raise InvalidError(f"invalid proposition {quoted(text)}: {reason}") from None
 
 
 def parse_roll_set(text: str) -> RollSet:
@@ -179,8 +179,10 @@ def parse_roll_set(text: str) -> RollSet:
     >>> parse_roll_set("two, three or twelve")
     RollSet('2, 3 or 12')
     """
+    if not isinstance(text, str):
+        raise InvalidError(f"invalid set of throws {quoted(text)}: expected text")
     try:
         tokens = [token for token in _tokens(text) if token not in _FILLER]
         return _roll_set(tokens, "in the set")
     except _Reason as reason:
-        raise InvalidError(f"invalid set of throws {text!r}: {reason}") from None
+        raise InvalidError(f"invalid set of throws {quoted(text)}: {reason}") from None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from hazard.core.dice import Roll
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.propositions._parser import parse_proposition
 from hazard.core.propositions._types import Before, Next, Not, Proposition, Within
 
@@ -53,7 +53,7 @@ class Tracker:
         if self.decided is not None:
             return self
         if not isinstance(roll, Roll):
-            raise InvalidError(f"invalid throw {roll!r}: expected a Roll")
+            raise InvalidError(f"invalid throw {quoted(roll)}: expected a Roll")
         return Tracker(self.proposition, self.throws + 1, _decide(self.proposition, self.throws, roll))
 
     @property

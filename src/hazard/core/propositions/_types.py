@@ -11,8 +11,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.propositions._grammar import _NAMED, _bounded, _join, _parse_set, _Reason, _rolls_of, _tokens
+
+MAX_THROWS = 1000
+"""The most throws a bet ``A within N throws`` may run for.
+
+Its exact probability, ``1 - (1 - p)**N``, has a denominator of up to ``36**N``: about 1.56 digits a throw.
+At 1,000 throws that is some 1,560 digits, computed in well under a millisecond and still written out
+(Python writes integers of at most 4,300 digits, which 2,770 throws would pass; a billion throws would take
+hours and gigabytes). No table bet runs so long: even a single 12 (one throw in 36) comes within 1,000
+throws but once in more than a trillion.
+"""
 
 # --- sets of throws -------------------------------------------------------------------------------------
 
@@ -43,21 +53,25 @@ class RollSet:
         held = frozenset(rolls)
         for roll in held:
             if not isinstance(roll, Roll):
-                raise InvalidError(f"invalid set of throws: {roll!r} is not a throw of two dice")
+                raise InvalidError(f"invalid set of throws: {quoted(roll)} is not a throw of two dice")
         if not held:
             raise InvalidError("invalid set of throws: it is empty, so it can never be thrown")
         if name is None:
             name = _canonical_name(held)
+        elif not isinstance(name, str):
+            raise InvalidError(f"invalid set of throws named {quoted(name)}: expected a name as text")
         else:
             try:
                 named, normal = _parse_set(_tokens(name), "in the name")
             except _Reason as reason:
-                raise InvalidError(f"invalid set of throws named {name!r}: {reason}") from None
+                raise InvalidError(f"invalid set of throws named {quoted(name)}: {reason}") from None
             if normal != name:
-                raise InvalidError(f"invalid set of throws named {name!r}: its normalised name is {normal!r}")
+                raise InvalidError(
+                    f"invalid set of throws named {quoted(name)}: its normalised name is {normal!r}"
+                )
             if named != held:
                 raise InvalidError(
-                    f"invalid set of throws named {name!r}: the name means {_describe(named)}, "
+                    f"invalid set of throws named {quoted(name)}: the name means {_describe(named)}, "
                     f"not {_describe(held)}"
                 )
         object.__setattr__(self, "rolls", held)
@@ -144,7 +158,7 @@ class RollSet:
 
 def _check_total(total: int, what: str) -> None:
     if not isinstance(total, int) or isinstance(total, bool) or total not in TOTALS:
-        raise InvalidError(f"{what}: {total!r} is not a total of two dice (expected 2 to 12)")
+        raise InvalidError(f"{what}: {quoted(total)} is not a total of two dice (expected 2 to 12)")
 
 
 def _full_totals(rolls: frozenset[Roll]) -> list[int]:
@@ -190,9 +204,14 @@ def _overlap_reason(first: RollSet, second: RollSet) -> str | None:
 
 def _throws_reason(throws: int) -> str | None:
     if not isinstance(throws, int) or isinstance(throws, bool):
-        return f"{throws!r} is not a number of throws (expected 1 or more)"
+        return f"{quoted(throws)} is not a number of throws (expected 1 to {MAX_THROWS:,})"
     if throws < 1:
-        return f"within {throws} throws can never be decided (expected 1 throw or more)"
+        return f"within {quoted(throws)} throws can never be decided (expected 1 throw or more)"
+    if throws > MAX_THROWS:
+        return (
+            f"within {quoted(throws)} throws is too long a bet: expected at most {MAX_THROWS:,} throws "
+            "(beyond that its exact odds run to thousands of digits)"
+        )
     return None
 
 
@@ -236,7 +255,8 @@ class Before:
 
 @dataclass(frozen=True, slots=True)
 class Within:
-    """``target`` is thrown within the next ``throws`` throws (1 or more); ``target`` is not every throw.
+    """``target`` is thrown within the next ``throws`` throws (1 to :data:`MAX_THROWS`); ``target`` is not
+    every throw.
 
     >>> str(Within(RollSet.of_totals(2, 3, 11, 12), 3))
     '2, 3, 11 or 12 within 3 throws'
@@ -248,7 +268,9 @@ class Within:
     def __post_init__(self) -> None:
         reason = _throws_reason(self.throws)
         if reason is not None:  # checked first: str(self) needs a number of throws
-            raise InvalidError(f"invalid proposition '{self.target} within {self.throws!r} throws': {reason}")
+            raise InvalidError(
+                f"invalid proposition '{self.target} within {quoted(self.throws)} throws': {reason}"
+            )
         _refuse(str(self), _certainty_reason(self.target, negated=False))
 
     def __str__(self) -> str:
@@ -298,7 +320,9 @@ class Not:
                 f"proposition itself (use ~ or negate())"
             )
         if not isinstance(self.proposition, Before | Within | Next):
-            raise InvalidError(f"invalid proposition {self.proposition!r}: expected Before, Within or Next")
+            raise InvalidError(
+                f"invalid proposition {quoted(self.proposition)}: expected Before, Within or Next"
+            )
 
     def __str__(self) -> str:
         return f"not {self.proposition}"

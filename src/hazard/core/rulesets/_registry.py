@@ -10,7 +10,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
+from hazard.core.files import read_text_file
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets._schema import _is_path, _read_ruleset, paytable_from_toml
@@ -27,34 +28,41 @@ _BUILTIN_PAYTABLES = ("even", "true-odds", "wikipedia")
 _PACKAGE = "hazard.core.rulesets"
 
 
-def ruleset_from_toml(text: str, origin: str, *, folder: Path | None = None) -> Ruleset:
+def ruleset_from_toml(
+    text: str, origin: str, *, folder: Path | None = None, stored: Paytable | None = None
+) -> Ruleset:
     """Validate TOML ``text`` as a ruleset; ``origin`` names it in errors (a path, or ``built-in ID``).
 
-    A paytable named by a relative path is looked for in ``folder``, the ruleset file's own folder; a
-    paytable named by id must be a built-in one. Either must cover every chance the ruleset can set.
+    A paytable named by a relative path is looked for in ``folder``, the ruleset file's own folder, and read
+    then, once: the ruleset carries it by value. A paytable named by id must be a built-in one; a
+    ``[paytable]`` table is read as a paytable file would be. Any of them must cover every chance the ruleset
+    can set. A text written by :func:`~hazard.core.rulesets.ruleset_to_toml` reads back without touching a
+    file.
+
+    ``stored`` is for a text kept in a game record: no file is read at all, and a paytable named by a path
+    (as records written before rulesets carried their paytable's content name it) is the game's own paytable,
+    ``stored``, which the record keeps.
     """
-    return _read_ruleset(text, origin, folder=folder, paytables=find_paytable)
-
-
-def _read_file(path: Path, what: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidError(f"no {what} file at {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidError(f"cannot read {what} file {str(path)!r}: {error}") from None
+    if stored is None:
+        return _read_ruleset(text, origin, folder=folder, paytables=find_paytable)
+    kept = stored
+    return _read_ruleset(
+        text, origin, folder=None, paytables=lambda name: kept if _is_path(name) else find_paytable(name)
+    )
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
-    """Read and validate a user's ruleset file."""
+    """Read and validate a user's ruleset file (a regular UTF-8 file of at most
+    :data:`~hazard.core.files.MAX_FILE_BYTES`), and the paytable file it names, if any."""
     path = Path(path)
-    return ruleset_from_toml(_read_file(path, "ruleset"), repr(str(path)), folder=path.parent)
+    return ruleset_from_toml(read_text_file(path, "ruleset"), quoted(str(path)), folder=path.parent)
 
 
 def load_paytable(path: str | Path) -> Paytable:
-    """Read and validate a user's paytable file."""
+    """Read and validate a user's paytable file (a regular UTF-8 file of at most
+    :data:`~hazard.core.files.MAX_FILE_BYTES`)."""
     path = Path(path)
-    return paytable_from_toml(_read_file(path, "paytable"), repr(str(path)))
+    return paytable_from_toml(read_text_file(path, "paytable"), quoted(str(path)))
 
 
 def _builtin_text(folder: str, ident: str) -> str:
@@ -87,7 +95,7 @@ def find_ruleset(name: str) -> Ruleset:
         if key == ruleset.id or key in ruleset.aliases:
             return ruleset
     ids = ", ".join(ruleset.id for ruleset in builtin_rulesets())
-    raise InvalidError(f"unknown ruleset {name!r}: expected one of {ids}, or a path to a .toml file")
+    raise InvalidError(f"unknown ruleset {quoted(name)}: expected one of {ids}, or a path to a .toml file")
 
 
 def find_paytable(name: str) -> Paytable:
@@ -99,15 +107,22 @@ def find_paytable(name: str) -> Paytable:
         if key == paytable.id:
             return paytable
     ids = ", ".join(paytable.id for paytable in builtin_paytables())
-    raise InvalidError(f"unknown paytable {name!r}: expected one of {ids}, or a path to a .toml file")
+    raise InvalidError(f"unknown paytable {quoted(name)}: expected one of {ids}, or a path to a .toml file")
 
 
 def paytable_for(ruleset: Ruleset, name: str | None = None) -> Paytable | None:
-    """The paytable named, else the ruleset's default (None if it has none), checked against the ruleset."""
-    if name is None:
-        if ruleset.paytable is None:
-            return None
-        name = ruleset.paytable
-    paytable = find_paytable(name)
+    """The paytable named, else the ruleset's default (None if it has none), checked against the ruleset.
+
+    The default is a built-in paytable's id, looked up here, or a paytable the ruleset carries by value.
+    """
+    paytable: Paytable
+    if name is not None:
+        paytable = find_paytable(name)
+    elif ruleset.paytable is None:
+        return None
+    elif isinstance(ruleset.paytable, Paytable):
+        paytable = ruleset.paytable
+    else:
+        paytable = find_paytable(ruleset.paytable)
     paytable.check(ruleset)
     return paytable

@@ -43,12 +43,14 @@ def ruleset_to_toml(ruleset: Ruleset) -> str:
 
     Where several rows share their chances the writer puts them in ``[opening] chances`` and leaves them out
     of the rows, as the built-in files do; empty nick and out lists are left out. Both are what the loader
-    fills in, so the text reads back to an equal ruleset.
+    fills in, so the text reads back to an equal ruleset. A built-in default paytable is named by id; one the
+    ruleset carries by value (read from a paytable file) is written in full as a ``[paytable]`` table, so the
+    text reads back without any file.
     """
     lines = [f"id = {_toml_string(ruleset.id)}", f"name = {_toml_string(ruleset.name)}"]
     if ruleset.aliases:
         lines.append(f"aliases = {_strings(ruleset.aliases)}")
-    if ruleset.paytable is not None:
+    if isinstance(ruleset.paytable, str):
         lines.append(f"paytable = {_toml_string(ruleset.paytable)}")
     lines.append(f"stakes = {_toml_string(ruleset.stakes.value)}")
     lines.append(f"notes = {_strings(ruleset.notes, one_per_line=True)}")
@@ -86,11 +88,19 @@ def ruleset_to_toml(ruleset: Ruleset) -> str:
         f"after_losses = {ruleset.passing.after_losses}",
         f"losses = {_toml_string(ruleset.passing.losses.value)}",
     ]
+    if isinstance(ruleset.paytable, Paytable):
+        lines += ["", "[paytable]", *_paytable_lines(ruleset.paytable, "paytable.")]
     return "\n".join(lines) + "\n"
 
 
 def paytable_to_toml(paytable: Paytable) -> str:
     """Write ``paytable`` in the format of ``src/hazard/core/rulesets/paytables/*.toml``."""
+    return "\n".join(_paytable_lines(paytable, "")) + "\n"
+
+
+def _paytable_lines(paytable: Paytable, prefix: str) -> list[str]:
+    """A paytable's keys, then its tables named ``[{prefix}source]`` and ``[{prefix}odds.MAIN]``: a file's
+    top level with no prefix, a ruleset's ``[paytable]`` table with ``"paytable."``."""
     lines = [f"id = {_toml_string(paytable.id)}", f"name = {_toml_string(paytable.name)}"]
     lines.append(f"notes = {_strings(paytable.notes, one_per_line=True)}")
     lines.append(f"nick = {_toml_string(fraction_text(paytable.nick))}")
@@ -101,15 +111,15 @@ def paytable_to_toml(paytable: Paytable) -> str:
     else:
         lines.append(f"chance = {_toml_string(ChanceOdds.TABLE)}")
     if paytable.source is not None:
-        lines += ["", "[source]", f"citation = {_toml_string(paytable.source.citation)}"]
+        lines += ["", f"[{prefix}source]", f"citation = {_toml_string(paytable.source.citation)}"]
         if paytable.source.file is not None:
             lines.append(f"file = {_toml_string(paytable.source.file)}")
         if paytable.source.url is not None:
             lines.append(f"url = {_toml_string(paytable.source.url)}")
     mains = sorted({main for main, _ in paytable.table})
     for main in mains:
-        lines += ["", f"[odds.{main}]"]
+        lines += ["", f"[{prefix}odds.{main}]"]
         for (row, chance), odds in sorted(paytable.table.items()):
             if row == main:
                 lines.append(f"{chance} = {_toml_string(fraction_text(odds))}")
-    return "\n".join(lines) + "\n"
+    return lines
