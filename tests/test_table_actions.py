@@ -281,6 +281,24 @@ def test_commands_people_type(text: str, by: Actor, action: TableAction | ThrowD
         ("offer 2", ANN, "invalid command 'offer 2': expected offer [NAME] AMOUNT on BET [at ODDS]"),
         ("offer 2 on", ANN, "invalid command 'offer 2 on': expected offer"),
         ("offer 2 on next odd at 0", ANN, "invalid odds '0'"),
+        (
+            "offer 2 on next odd at -1/2",
+            ANN,
+            "invalid odds '-1/2': expected odds above 0",
+        ),  # not the bet's fault
+        ("offer 2 on next odd at 3/0", ANN, "invalid odds '3/0'"),
+        (
+            "offer 2 on next odd at 10000000000/1",
+            ANN,
+            "invalid odds '10000000000/1': expected odds above 0, a/b",
+        ),
+        ("offer 2 on next odd at lots", ANN, "invalid odds 'lots'"),
+        ("stake 1e400", ANN, "invalid stake '1e400'"),
+        (
+            "stake " + "9" * 44,
+            REFEREE,
+            "invalid stake '" + "9" * 44 + "': expected at most 1000000000000 units",
+        ),
         ("take", ANN, "invalid command 'take': expected take N [NAME]"),
         ("take x", ANN, "invalid side bet number 'x': expected a whole number"),
         ("take 9999999999999", ANN, "invalid side bet number '9999999999999': expected a whole number"),

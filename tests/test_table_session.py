@@ -684,6 +684,38 @@ def test_a_correction_voids_an_entry(store: GameStore) -> None:
     assert Session.resume(store, session.game, kind=GameKind.REFEREE).table == session.table
 
 
+def test_a_correction_replays_only_what_follows_the_last_table_kept(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 1,500 entries, an undo plays at most MARK_EVERY actions again, not the whole game."""
+    import hazard.table.game as game_module
+
+    session = start(
+        store, dice=DiceKind.TYPED, seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))]
+    )
+    rolls = [t(4), t(5), t(6), t(8), t(9), t(10), t(2), t(3), t(12), t(7)]
+    for step in range(1500):
+        session.act(
+            "call 7" if session.table.turn.need is Need.CALL else str(rolls[step % len(rolls)]), by=REFEREE
+        )
+    played = []
+    real = game_module.apply_action
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(game_module, "apply_action", counted)
+    before = session.table
+    session.correct()
+    assert 0 < len(played) <= game_module.MARK_EVERY
+    assert session.table == replay(session.info, session.entries).table != before
+    played.clear()
+    session.correct(700)  # half-way back: the half after it, and no more
+    assert len(played) <= len(session.entries) - 700 + game_module.MARK_EVERY
+    assert session.table == replay(session.info, session.entries).table
+
+
 def test_undo_voids_the_last_action_that_stands(store: GameStore) -> None:
     session = referee_game(store)
     first, _, _ = session.correct()
