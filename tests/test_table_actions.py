@@ -145,7 +145,7 @@ def test_actor_json_round_trip(actor: Actor) -> None:
     ],
 )
 def test_a_malformed_actor_is_refused(data: object) -> None:
-    with pytest.raises(InvalidError, match="expected a player with a name, or the referee"):
+    with pytest.raises(InvalidError, match="expected a player with a name, the referee or the dice"):
         actor_from_json(data)
 
 

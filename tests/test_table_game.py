@@ -122,7 +122,7 @@ def test_standing_says_what_became_of_each_entry() -> None:
     }
     assert standing(entries(A, B)) == {1: Standing.STANDS, 2: Standing.STANDS}
     assert standing([]) == {}
-    assert [s.value for s in Standing] == ["stands", "void", "replaced", "correction"]
+    assert [s.value for s in Standing] == ["stands", "void", "replaced", "correction", "note"]
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.records import sql
 from tests.strategies import throw_of as t
 
 from hazard.core.engine import Mover, to_move
@@ -37,6 +38,7 @@ from hazard.table.actions import (
     OfferBet,
     PassDice,
     Roll,
+    SetSeed,
     Sit,
     Stake,
     TableAction,
@@ -89,8 +91,8 @@ def sit(session: Session, *seats: tuple[str, int] | tuple[str, int, BotPolicy]) 
 
 
 def test_dice_kinds() -> None:
-    assert [kind.value for kind in DiceKind] == ["secure", "seeded", "typed"]
-    assert [kind.own for kind in DiceKind] == [True, True, False]
+    assert [kind.value for kind in DiceKind] == ["secure", "seeded", "typed", "fair"]
+    assert [kind.own for kind in DiceKind] == [True, True, False, True]
     assert DiceKind.SEEDED.describe(7) == "seeded dice (seed 7)"
     assert DiceKind.TYPED.describe() == "typed dice"
     assert [kind.label for kind in GameKind] == ["hazard play", "hazard referee"]
@@ -1161,4 +1163,224 @@ def test_random_games_with_bots_conserve_money_and_replay_exactly(data: st.DataO
     assert loaded.table == session.table
     assert [(e.actor, e.item) for e in loaded.entries] == [(e.actor, e.item) for e in session.entries]
     assert Session.resume(store, session.game, kind=GameKind.PLAY).table == session.table
+    store.close()
+
+
+# --- fair dice ---------------------------------------------------------------------------------------------
+
+
+def fair_game(store: GameStore, ruleset: str = "wikipedia") -> Session:
+    return start(
+        store,
+        ruleset,
+        dice=DiceKind.FAIR,
+        seats=[Sit("Ann", Fraction(1000)), Sit("Bob", Fraction(1000)), Sit("Cat", Fraction(1000))],
+    )
+
+
+def play_fair(session: Session, throws: int) -> None:
+    """The caster calls 7 where he must, and throws: ``throws`` times."""
+    for _ in range(throws):
+        caster = Actor.player(session.table.caster or "")
+        if session.table.turn.need is Need.CALL:
+            session.act("call 7", by=caster)
+        session.act("throw", by=caster)
+
+
+def check_every_revealed_hand(session: Session) -> int:
+    """Every revealed hand's seed hashes to its commitment and gives its throws: the throws checked."""
+    from hazard.table import commitment, fair_ledger, fair_throw
+
+    checked = 0
+    for hand in fair_ledger(session.info, session.entries).hands:
+        if hand.server_seed is None:
+            continue
+        seed = bytes.fromhex(hand.server_seed)
+        assert commitment(seed) == hand.commitment
+        assert hand.client_seed is not None
+        for _, nonce, roll in hand.throws:
+            assert fair_throw(seed, hand.client_seed, nonce) == roll
+            checked += 1
+    return checked
+
+
+def test_fair_dice_commit_before_each_hand_and_reveal_after_it(store: GameStore) -> None:
+    from hazard.table import ClientSeeded, Committed, HandOpened, Revealed, fair_ledger
+
+    session = fair_game(store)
+    assert isinstance(session.entries[0].item, Committed)  # before anyone sits: the first hand's seed
+    assert session.entries[0].actor.kind.value == "dice"
+    session.act("seed ann's-own", by=ANN)
+    for _ in range(3000):  # until the dice have passed twice (three lost rounds in a row pass them)
+        play_fair(session, 1)
+        if session.fair is not None and session.fair.hand is not None and session.fair.hand.number >= 3:
+            break
+    hands = fair_ledger(session.info, session.entries).hands
+    assert len(hands) >= 3
+    items = [entry.item for entry in session.entries]
+    first_throw = next(i for i, item in enumerate(items) if isinstance(item, Roll))
+    assert isinstance(items[first_throw - 1], HandOpened)
+    drawn = [item for item in items[:first_throw] if isinstance(item, ClientSeeded)]
+    assert [(s.player, len(s.seed)) for s in drawn] == [("Ann", 9), ("Bob", 16), ("Cat", 16)]
+    assert hands[0].client_seed == ",".join(s.seed for s in drawn)
+    for before, after in itertools.pairwise(hands):
+        assert before.server_seed is not None  # every hand but the last has ended and shown its seed
+        reveal = next(
+            i for i, item in enumerate(items) if item == Revealed(before.number, before.server_seed)
+        )
+        assert items[reveal + 1] == Committed(after.number, after.commitment)  # the next one at once
+    assert check_every_revealed_hand(session) > 0
+    assert store.load(session.game).table == session.table
+
+
+def test_the_seed_of_a_hand_in_play_is_shown_nowhere(store: GameStore, tmp_path: Path) -> None:
+    from hazard.cli.tableview import entries_view, table_view
+    from hazard.table import game_json
+
+    session = fair_game(store)
+    play_fair(session, 3)
+    hand = session.fair.current if session.fair else None
+    assert hand is not None
+    assert session.secret is not None
+    secret = session.secret.hex()
+    assert store.secret(session.game, hand.number) == session.secret  # kept, for a resume
+    loaded = store.load(session.game)
+    shown = [
+        json.dumps(game_json(loaded)),
+        "\n".join(entry_text_of(entry) for entry in loaded.entries),
+        render(entries_view(loaded)),
+        render(table_view(loaded.table, hand=hand)),
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hazard",
+                "record",
+                "show",
+                str(session.game),
+                "--db",
+                str(tmp_path / "games.db"),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout,
+    ]
+    for text in shown:
+        assert secret not in text
+    assert any(hand.commitment in text for text in shown)
+    assert game_json(loaded)["hands"][-1]["server_seed"] is None
+
+
+def entry_text_of(entry: Entry) -> str:
+    from hazard.table.game import entry_text
+
+    return entry_text(entry)
+
+
+def render(renderable: object) -> str:
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_a_seed_is_set_between_hands_by_its_player_in_a_fair_game_only(store: GameStore) -> None:
+    session = fair_game(store)
+    with pytest.raises(IllegalError, match="a player sets only his own seed"):
+        session.set_seed(SetSeed("Bob", "mine"), by=ANN)
+    with pytest.raises(InvalidError, match="invalid client seed"):
+        session.act("seed " + "x" * 65, by=ANN)
+    session.act("seed Cat cat's", by=REFEREE)  # the referee sets anyone's
+    play_fair(session, 1)
+    with pytest.raises(IllegalError, match="set a seed between hands"):
+        session.act("seed later", by=ANN)
+    other = start(store, dice=DiceKind.SEEDED, seed=3, seats=[Sit("Ann", Fraction(10))])
+    with pytest.raises(IllegalError, match="not fair dice"):
+        other.act("seed mine", by=ANN)
+
+
+def test_a_throw_of_the_fair_dice_cannot_be_corrected(store: GameStore) -> None:
+    session = fair_game(store)
+    play_fair(session, 2)
+    throw = next(entry.seq for entry in session.entries if isinstance(entry.item, Roll))
+    with pytest.raises(IllegalError, match="a throw of the fair dice, which stand as thrown"):
+        session.correct(throw)
+    with pytest.raises(IllegalError, match="a note of the fair dice"):
+        session.correct(1)
+
+
+def test_a_fair_game_whose_kept_seed_is_lost_is_refused_on_resume(store: GameStore, db_path: Path) -> None:
+    session = fair_game(store)
+    play_fair(session, 2)
+    sql(db_path, "DELETE FROM hazard_secrets")
+    with pytest.raises(InvalidError, match="is not kept"):
+        Session.resume(store, session.game, kind=GameKind.PLAY)
+
+
+_FAIR_CHILD = textwrap.dedent(
+    """
+    import sys
+    from fractions import Fraction
+    from hazard.core.rulesets import find_ruleset
+    from hazard.table import Actor, DiceKind, GameStore, Session, Sit, table_paytable
+
+    rules = find_ruleset("wikipedia")
+    session = Session.start(
+        GameStore.open(sys.argv[1]), ruleset=rules, paytable=table_paytable(rules)[0], dice=DiceKind.FAIR,
+        seats=[Sit(name, Fraction(1000)) for name in ("Ann", "Bob")],
+    )
+    print(session.game, flush=True)
+    for _ in range(10000):
+        caster = Actor.player(session.table.caster)
+        if session.table.turn.need.value == "call":
+            session.act("call 7", by=caster)
+        session.act("throw", by=caster)
+        hand = session.fair.current
+        if hand is not None and len(hand.throws) >= 3 and hand.number >= 2:
+            print("mid-hand", flush=True)
+            sys.stdin.readline()  # killed here
+    """
+)
+
+
+def test_fair_dice_killed_mid_hand_resume_and_every_throw_verifies(tmp_path: Path) -> None:
+    db = tmp_path / "fair.db"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    child = subprocess.Popen(
+        [sys.executable, "-c", _FAIR_CHILD, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            lines.put(line.strip())
+
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        game = int(_next_line(lines))
+        assert _next_line(lines) == "mid-hand"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    store = GameStore.open(str(db))
+    session = Session.resume(store, game, kind=GameKind.PLAY)
+    assert session.fair is not None
+    hand = session.fair.current
+    assert hand is not None
+    assert len(hand.throws) >= 3  # mid-hand, its seed still secret
+    number = hand.number
+    for _ in range(500):  # finish the hand: the dice pass, its seed is shown
+        play_fair(session, 1)
+        if session.fair.current is None or session.fair.current.number > number:
+            break
+    assert check_every_revealed_hand(session) >= 3
+    again = Session.resume(store, game, kind=GameKind.PLAY)
+    assert check_every_revealed_hand(again) == check_every_revealed_hand(session)
     store.close()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hazard.cli.app import MAX_WHOLE, whole_number
 from hazard.core.errors import InvalidError, quoted
-from hazard.table import Actor, TableAction, ThrowDice, is_verb, parse_action
+from hazard.table import Actor, SetSeed, TableAction, ThrowDice, is_verb, parse_action
 
 __all__ = ["PLAY_HELP", "REFEREE_HELP", "Act", "Command", "Fix", "Meta", "parse_line"]
 
@@ -21,7 +21,7 @@ __all__ = ["PLAY_HELP", "REFEREE_HELP", "Act", "Command", "Fix", "Meta", "parse_
 class Act:
     """Hand this to the table: an action, or a throw of the game's own dice."""
 
-    action: TableAction | ThrowDice
+    action: TableAction | ThrowDice | SetSeed
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +116,7 @@ def _fix(verb: str, rest: str, text: str, by: Actor, players: Sequence[str]) -> 
     if len(words) != 2:
         raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
     replacement = parse_action(words[1], by=by, players=players)
-    if isinstance(replacement, ThrowDice):
+    if isinstance(replacement, ThrowDice | SetSeed):
         raise InvalidError(f"invalid command {quoted(text)}: an entry can only be replaced by an action")
     return Fix(_entry(words[0]), replacement)
 
@@ -132,6 +132,8 @@ Commands (Enter alone throws the dice):
   take N                          take side bet #N, laying against it
   cancel N                        withdraw your side bet #N before anyone takes it
   pass                            give up the dice between rounds
+  seed TEXT                       your own seed for the fair dice from the next hand on (before its first
+                                  throw): the dice's seed is committed first, so nobody can fit it to yours
   bets                            the even-money side bets of the 1674 source
   table                           show the table
   quit                            leave; the game is saved (hazard play --resume)"""

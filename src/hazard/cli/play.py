@@ -13,6 +13,7 @@ This module parses and renders; the rules, the money, who may act and the bots' 
 from __future__ import annotations
 
 import contextlib
+import enum
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
@@ -41,12 +42,16 @@ from hazard.table import (
     BotPolicy,
     Call,
     CasterChanged,
+    ClientSeeded,
+    Committed,
     DiceKind,
+    FairNote,
     GameKind,
     GameStore,
     MoneyStyle,
     Need,
     Recorded,
+    Revealed,
     RoundSettled,
     SeededDice,
     Session,
@@ -58,6 +63,7 @@ from hazard.table import (
     check_seats,
     entry_text,
     event_text,
+    note_text,
     parse_money,
     table_paytable,
 )
@@ -205,12 +211,24 @@ class TableLoop:
         return None
 
     def show_table(self) -> None:
-        self.screen.show(table_view(self.session.table, you=self.you(), money=self.money))
+        fair = self.session.fair
+        hand = None if fair is None else fair.current
+        self.screen.show(table_view(self.session.table, you=self.you(), money=self.money, hand=hand))
 
     def recorded(self, done: Sequence[Recorded]) -> None:
         for recorded in done:
+            if isinstance(recorded.entry.item, FairNote):
+                self.note_line(recorded.entry.item)
+                continue
             self.entry_line(recorded)
             self.events(recorded)
+
+    def note_line(self, note: FairNote) -> None:
+        """What the fair dice say: a hand's seed shown as it ends, the next one's commitment, a seed set."""
+        if isinstance(note, Revealed):
+            self.screen.say(f"  {note_text(note)}: check it with hazard verify {self.session.game}")
+        elif isinstance(note, Committed | ClientSeeded):
+            self.screen.say(f"  {note_text(note)}")
 
     def entry_line(self, recorded: Recorded) -> None:
         """What the front end says of an entry before its events."""
@@ -454,6 +472,14 @@ def play(
     unit: Annotated[
         str | None, typer.Option("--unit", help="What a setter bot stakes, a bystander bets (default 1).")
     ] = None,
+    dice: Annotated[
+        PlayDice | None,
+        typer.Option(
+            "--dice",
+            help="fair (the default): each hand's seed committed before it and shown after it, to check with "
+            "hazard verify; secure: the system's generator; seeded: with --seed, the same game again.",
+        ),
+    ] = None,
     seed: Annotated[
         str | None,
         typer.Option("--seed", help="Seeded dice: the same seed and choices replay the same game."),
@@ -462,7 +488,7 @@ def play(
     db: DbOption = None,
     resume: ResumeOption = False,
 ) -> None:
-    """Play Hazard in the terminal against bots; the dice are secure, or seeded with --seed."""
+    """Play Hazard in the terminal against bots; the dice are provably fair, or seeded with --seed."""
     setup = {
         "--ruleset": ruleset,
         "--paytable": paytable,
@@ -471,6 +497,7 @@ def play(
         "--bankroll": bankroll,
         "--bots": bots,
         "--unit": unit,
+        "--dice": dice,
         "--seed": seed,
     }
     number = _game_to_resume(game, resume)
@@ -501,6 +528,7 @@ def play(
     seed_number = None if seed is None else whole_number(seed, what="--seed", expected=_SEEDS)
     if seed_number is not None:
         SeededDice(seed_number)  # the table's own refusal of a seed its dice cannot take
+    kind = _dice_kind(dice, seed_number)
     check_seats(found, chosen, stakes, sits)
     store = GameStore.open(db, access=Access.CREATE)
     try:
@@ -509,7 +537,7 @@ def play(
             ruleset=found,
             paytable=chosen,
             stakes=stakes,
-            dice=DiceKind.SECURE if seed_number is None else DiceKind.SEEDED,
+            dice=kind,
             seed=seed_number,
             kind=GameKind.PLAY,
             settings={BOT_UNIT: fraction_text(stake_unit)},
@@ -523,6 +551,25 @@ def play(
         loop.run()
     finally:
         store.close()
+
+
+class PlayDice(enum.Enum):
+    """The dice ``hazard play`` may throw."""
+
+    FAIR = "fair"
+    SECURE = "secure"
+    SEEDED = "seeded"
+
+
+def _dice_kind(dice: PlayDice | None, seed: int | None) -> DiceKind:
+    """The dice of ``--dice`` and ``--seed``: seeded with a seed, fair by default."""
+    if dice is None:
+        return DiceKind.FAIR if seed is None else DiceKind.SEEDED
+    if (dice is PlayDice.SEEDED) != (seed is not None):
+        if seed is None:
+            raise InvalidError("invalid option --dice seeded without --seed: seeded dice need a seed")
+        raise InvalidError(f"invalid option --seed with --dice {dice.value}: only seeded dice take a seed")
+    return DiceKind(dice.value)
 
 
 def _resume_play(

@@ -20,6 +20,7 @@ from hazard.core.passing import passing_text
 from hazard.core.rules import StakeArrangement
 from hazard.table import (
     GameInfo,
+    Hand,
     MoneyStyle,
     ReplayedGame,
     Standing,
@@ -78,9 +79,10 @@ def round_line(table: Table) -> str:
 
 
 def table_view(
-    table: Table, *, you: str | None = None, money: MoneyStyle = MoneyStyle.DECIMAL
+    table: Table, *, you: str | None = None, money: MoneyStyle = MoneyStyle.DECIMAL, hand: Hand | None = None
 ) -> RenderableType:
-    """The table at a glance: the caster, main and chance, every player's money and stake, the side bets."""
+    """The table at a glance: the caster, main and chance, every player's money and stake, the side bets,
+    and the fair dice's commitment to the hand in play (``hand``; its seed is never shown before it ends)."""
     grid = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for column in ("player", "bankroll", "free", "stake", ""):
         grid.add_column(column, justify="right" if column in ("bankroll", "free") else "left")
@@ -110,6 +112,12 @@ def table_view(
     for bet in table.side_bets:
         taken = f"taken by {bet.layer}" if bet.layer else f"open: take it with 'take {bet.number}'"
         parts.append(Text(f"side bet {bet.text(money)} — {taken}"))
+    if hand is not None:
+        seeds = "seeds fixed" if hand.client_seed is not None else "seeds may still be set ('seed TEXT')"
+        throws = f"{len(hand.throws)} throw{'' if len(hand.throws) == 1 else 's'}"
+        parts.append(
+            Text(f"fair dice · hand {hand.number} · {throws} · {seeds} · commitment {hand.commitment}")
+        )
     return Group(*parts)
 
 

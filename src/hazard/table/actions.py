@@ -37,6 +37,7 @@ from hazard.core.numbers import fraction_text
 from hazard.table.money import MoneyStyle, check_odds, format_money, parse_money
 
 __all__ = [
+    "DICE",
     "REFEREE",
     "Actor",
     "ActorKind",
@@ -46,6 +47,7 @@ __all__ = [
     "OfferBet",
     "PassDice",
     "Roll",
+    "SetSeed",
     "Sit",
     "Stake",
     "TableAction",
@@ -60,6 +62,7 @@ __all__ = [
     "check_name",
     "is_verb",
     "name_key",
+    "name_text",
     "parse_action",
 ]
 
@@ -72,6 +75,8 @@ class ActorKind(enum.Enum):
 
     PLAYER = "player"
     REFEREE = "referee"
+    DICE = "dice"
+    """The game's own fair dice, writing their commitments, reveals and the seeds they draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +102,15 @@ class Actor:
         return self.kind is ActorKind.REFEREE
 
     def __str__(self) -> str:
+        if self.kind is ActorKind.DICE:
+            return "the dice"
         return "the referee" if self.name is None else self.name
 
 
 REFEREE = Actor(ActorKind.REFEREE)
 """The referee, who may enter any player's action (and whose entries the record marks as such)."""
+DICE = Actor(ActorKind.DICE)
+"""The game's fair dice (:mod:`hazard.table.fair`): they act for nobody at the table."""
 
 
 class BotPolicy(enum.Enum):
@@ -173,6 +182,14 @@ class ThrowDice:
     """A request to throw the game's own dice: not an action until the dice say what they show."""
 
 
+@dataclass(frozen=True, slots=True)
+class SetSeed:
+    """``player`` sets his own seed for the fair dice's next hand (asked of the dice, not of the table)."""
+
+    player: str
+    seed: str
+
+
 TableAction = Sit | Stake | Withdraw | Call | Roll | OfferBet | TakeBet | CancelBet | PassDice
 """Any action at a table."""
 
@@ -231,7 +248,7 @@ def name_key(name: str) -> str:
     return check_name(name).casefold()
 
 
-def _name_text(name: str) -> str:
+def name_text(name: str) -> str:
     """A name as commands write it: bare where it is one word beginning with a letter, else in quotes."""
     return name if _BARE_NAME.match(name) else f'"{name}"'
 
@@ -258,21 +275,21 @@ def action_text(action: TableAction, money: MoneyStyle = MoneyStyle.EXACT) -> st
 
     if isinstance(action, Sit):
         bot = "" if action.bot is None else f" as a {action.bot.value} bot"
-        return f"sit {_name_text(action.name)} {amount(action.bankroll)}{bot}"
+        return f"sit {name_text(action.name)} {amount(action.bankroll)}{bot}"
     if isinstance(action, Stake):
         consent = " consent" if action.consent else ""
-        return f"stake {_name_text(action.player)} {amount(action.amount)}{consent}"
+        return f"stake {name_text(action.player)} {amount(action.amount)}{consent}"
     if isinstance(action, Withdraw):
-        return f"withdraw {_name_text(action.player)}"
+        return f"withdraw {name_text(action.player)}"
     if isinstance(action, Call):
         return str(action)
     if isinstance(action, Roll):
         return f"throw {action}"
     if isinstance(action, OfferBet):
         odds = "" if action.odds == 1 else f" at {fraction_text(action.odds)}"
-        return f"offer {_name_text(action.backer)} {amount(action.amount)} on {action.proposition}{odds}"
+        return f"offer {name_text(action.backer)} {amount(action.amount)} on {action.proposition}{odds}"
     if isinstance(action, TakeBet):
-        return f"take {action.bet} {_name_text(action.layer)}"
+        return f"take {action.bet} {name_text(action.layer)}"
     if isinstance(action, CancelBet):
         return f"cancel {action.bet}"
     return "pass"
@@ -288,12 +305,14 @@ _USAGE = {
     "take": "take N [NAME], e.g. take 1",
     "cancel": "cancel N, e.g. cancel 1",
     "pass": "pass",
+    "seed": "seed TEXT, your own seed for the fair dice's next hand, e.g. seed lucky-ann",
 }
 _NAMED = {
     "stake": "stake NAME AMOUNT [consent], e.g. stake Bob 5",
     "withdraw": "withdraw NAME, e.g. withdraw Bob",
     "offer": "offer NAME AMOUNT on BET [at ODDS], e.g. offer Cat 2 on 4 or 10 before 7",
     "take": "take N NAME, e.g. take 1 Bob",
+    "seed": "seed NAME TEXT, e.g. seed Ann lucky-ann",
 }
 VERBS: tuple[str, ...] = tuple(_USAGE)
 """The verbs of the text form, in the order help lists them."""
@@ -395,7 +414,7 @@ def _odds(text: str | None) -> Fraction:
         raise InvalidError(f"invalid odds {text[:40]!r}: {str(error).split(', ', 1)[1]}") from None
 
 
-def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableAction | ThrowDice:
+def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableAction | ThrowDice | SetSeed:
     """Read a command typed by ``by``; ``players`` are the names seated, matched in any case.
 
     ``throw`` alone asks for the game's own dice (:class:`ThrowDice`); a roll such as ``3-4`` or ``34`` is the
@@ -424,6 +443,15 @@ def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableA
         if not _MAIN.match(rest):
             raise read.fail()
         return Call(int(rest))
+    if verb == "seed":
+        if not rest:
+            raise read.fail()
+        if by.is_referee:
+            name, seed = read.name_then(rest)
+            if not seed:
+                raise read.fail()
+            return SetSeed(name, seed)
+        return SetSeed(read.me(), rest)
     if verb == "pass":
         if rest:
             raise read.fail()
@@ -510,6 +538,8 @@ def actor_from_json(data: object) -> Actor:
     """Read a stored actor back; an :class:`InvalidError` for anything else."""
     if data == {"kind": ActorKind.REFEREE.value}:
         return REFEREE
+    if data == {"kind": ActorKind.DICE.value}:
+        return DICE
     if (
         isinstance(data, dict)
         and set(data) == {"kind", "name"}
@@ -518,7 +548,9 @@ def actor_from_json(data: object) -> Actor:
         and data["name"]
     ):
         return Actor.player(data["name"])
-    raise InvalidError(f"invalid actor {str(data)[:80]!r}: expected a player with a name, or the referee")
+    raise InvalidError(
+        f"invalid actor {str(data)[:80]!r}: expected a player with a name, the referee or the dice"
+    )
 
 
 def action_to_json(action: TableAction) -> dict[str, Any]:

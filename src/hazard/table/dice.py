@@ -27,6 +27,8 @@ class DiceKind(enum.Enum):
     """A seeded generator: the same seed gives the same throws."""
     TYPED = "typed"
     """Real dice, their throws typed in by the referee."""
+    FAIR = "fair"
+    """Provably fair dice: each hand's seed committed before it, shown after it (:mod:`hazard.table.fair`)."""
 
     @property
     def own(self) -> bool:
@@ -81,4 +83,4 @@ def dice_for(kind: DiceKind, seed: int | None = None) -> DiceSource | None:
         return SeededDice(seed)
     if seed is not None:
         raise InvalidError(f"invalid seed {seed}: only seeded dice take a seed, not {kind.describe()}")
-    return SecureDice() if kind is DiceKind.SECURE else None
+    return SecureDice() if kind is DiceKind.SECURE else None  # fair dice are thrown by the session

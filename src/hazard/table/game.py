@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
@@ -29,6 +30,14 @@ from hazard.table.actions import (
 )
 from hazard.table.dice import DiceKind
 from hazard.table.events import AnyEvent, event_text
+from hazard.table.fair import (
+    FairNote,
+    Ledger,
+    ledger,
+    note_from_json,
+    note_text,
+    note_to_json,
+)
 from hazard.table.money import MoneyStyle
 from hazard.table.state import Table, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
@@ -50,7 +59,9 @@ __all__ = [
     "entry_note",
     "entry_text",
     "entry_to_json",
+    "fair_ledger",
     "game_json",
+    "hands_json",
     "info_json",
     "replay",
     "standing",
@@ -85,6 +96,8 @@ class Standing(enum.Enum):
     VOID = "void"
     REPLACED = "replaced"
     CORRECTION = "correction"
+    NOTE = "note"
+    """A note of the fair dice (a commitment, a seed, a reveal): part of the record, no action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +115,7 @@ class Entry:
     seq: int
     at: str
     actor: Actor
-    item: TableAction | Correction
+    item: TableAction | Correction | FairNote
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +175,8 @@ def standing(entries: Sequence[Entry]) -> dict[int, Standing]:
     for entry in entries:
         if isinstance(entry.item, Correction):
             result[entry.seq] = Standing.CORRECTION
+        elif isinstance(entry.item, FairNote):
+            result[entry.seq] = Standing.NOTE
         elif entry.seq not in final:
             result[entry.seq] = Standing.STANDS
         else:
@@ -180,6 +195,10 @@ def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor)
     if before is None or target >= seq:
         last = f"entries 1 to {seq - 1}" if seq > 1 else "no entries"
         raise IllegalError(f"illegal correction of entry {target}: it can only correct {last}")
+    if isinstance(before.item, FairNote):
+        raise IllegalError(
+            f"illegal correction of entry {target}: it is a note of the fair dice, which stands as written"
+        )
     if isinstance(before.item, Correction):
         raise IllegalError(
             f"illegal correction of entry {target}: it is a correction itself; correct entry "
@@ -210,7 +229,7 @@ def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableA
             replaced[entry.item.target] = (entry.actor, entry.item.replacement)
     actions: list[tuple[int, Actor, TableAction]] = []
     for entry in entries:
-        if isinstance(entry.item, Correction):
+        if isinstance(entry.item, Correction | FairNote):
             continue
         actor, action = replaced.get(entry.seq, (entry.actor, entry.item))
         if action is not None:
@@ -219,12 +238,47 @@ def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableA
 
 
 def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
-    """Rebuild a game by playing its standing actions through the pure table and rules."""
+    """Rebuild a game by playing its standing actions through the pure table and rules; the fair dice's notes
+    must be in order (:func:`~hazard.table.fair.ledger`) and only in a game of fair dice."""
+    fair_ledger(info, entries)
     events: list[tuple[int, AnyEvent]] = []
     whose: dict[int, str | None] = {}
     timeline = Timeline(info, {})
     table = timeline.play(new_table(info.ruleset, info.paytable, info.stakes), entries, 1, events, whose)
     return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline)
+
+
+def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
+    """Where the game's fair dice stand, from its entries; an :class:`InvalidError` if their notes are out of
+    order, found in a game of other dice, or a correction touches a fair throw (its nonce would then mean
+    another throw)."""
+    fair = info.dice is DiceKind.FAIR
+    items: list[tuple[int, object]] = []
+    throws: set[int] = set()
+    for entry in entries:
+        if isinstance(entry.item, FairNote):
+            if not fair:
+                raise InvalidError(
+                    f"record of game {info.id} does not replay: entry {entry.seq} is a note of fair dice, in "
+                    f"a game of {info.dice.describe(info.seed)}"
+                )
+            items.append((entry.seq, entry.item))
+        elif fair and isinstance(entry.item, Roll):
+            items.append((entry.seq, entry.item))
+            throws.add(entry.seq)
+        elif (
+            fair
+            and isinstance(entry.item, Correction)
+            and (entry.item.target in throws or isinstance(entry.item.replacement, Roll))
+        ):
+            raise InvalidError(
+                f"record of game {info.id} does not replay: entry {entry.seq} corrects a throw of the fair "
+                "dice, which stand as thrown"
+            )
+    try:
+        return ledger(items)
+    except InvalidError as error:
+        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
 
 
 MARK_EVERY = 256
@@ -315,6 +369,8 @@ def entry_text(entry: Entry, money: MoneyStyle = MoneyStyle.EXACT) -> str:
         if item.replacement is None:
             return f"correction: entry {item.target} is void"
         return f"correction: entry {item.target} now reads '{action_text(item.replacement, money)}'"
+    if isinstance(item, FairNote):
+        return note_text(item)
     return action_text(item, money)
 
 
@@ -325,8 +381,10 @@ def entry_note(actor: Actor, acting_for: str | None) -> str:
     return "entered by the referee" + ("" if acting_for is None else f" for {acting_for}")
 
 
-def entry_to_json(actor: Actor, item: TableAction | Correction) -> dict[str, Any]:
-    """What the record stores for one entry: its actor, and its action or correction."""
+def entry_to_json(actor: Actor, item: TableAction | Correction | FairNote) -> dict[str, Any]:
+    """What the record stores for one entry: its actor, and its action, correction or fair dice's note."""
+    if isinstance(item, FairNote):
+        return {"actor": actor_to_json(actor), "fair": note_to_json(item)}
     if isinstance(item, Correction):
         replacement = None if item.replacement is None else action_to_json(item.replacement)
         return {
@@ -336,7 +394,7 @@ def entry_to_json(actor: Actor, item: TableAction | Correction) -> dict[str, Any
     return {"actor": actor_to_json(actor), "action": action_to_json(item)}
 
 
-def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction]:
+def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction | FairNote]:
     """Read one stored entry: either form (a legacy entry, with no actor, reads as entered by the referee)."""
     if isinstance(data, dict) and "actor" in data:
         kinds = set(data) - {"actor"}
@@ -344,6 +402,8 @@ def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction]:
             return actor_from_json(data["actor"]), action_from_json(data["action"])
         if kinds == {"correction"}:
             return actor_from_json(data["actor"]), _correction(data["correction"])
+        if kinds == {"fair"}:
+            return actor_from_json(data["actor"]), note_from_json(data["fair"])
         raise InvalidError(
             f"invalid entry {str(data)[:80]!r}: expected an actor with an action or a correction"
         )
@@ -385,8 +445,23 @@ def entry_data(entry: Entry) -> dict[str, Any]:
     stored = entry_to_json(entry.actor, entry.item)
     if isinstance(entry.item, Correction):
         return {"type": "correction", **stored["correction"]}
-    data: dict[str, Any] = stored["action"]
+    data: dict[str, Any] = stored["fair" if isinstance(entry.item, FairNote) else "action"]
     return data
+
+
+def hands_json(game: ReplayedGame) -> list[dict[str, Any]]:
+    """The fair dice's hands as exports give them: each commitment, server seed (None until revealed), client
+    seed (None until the hand's first throw), and each throw with its entry and nonce."""
+    return [
+        {
+            "hand": hand.number,
+            "commitment": hand.commitment,
+            "server_seed": hand.server_seed,
+            "client_seed": hand.client_seed,
+            "throws": [{"entry": seq, "nonce": nonce, "roll": str(roll)} for seq, nonce, roll in hand.throws],
+        }
+        for hand in fair_ledger(game.info, game.entries).hands
+    ]
 
 
 def game_json(game: ReplayedGame) -> dict[str, Any]:
@@ -409,4 +484,9 @@ def game_json(game: ReplayedGame) -> dict[str, Any]:
                 "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
             }
         )
-    return {"game": info_json(game.info), "entries": entries, "state": table_json(game.table)}
+    return {
+        "game": info_json(game.info),
+        "entries": entries,
+        "hands": hands_json(game),
+        "state": table_json(game.table),
+    }

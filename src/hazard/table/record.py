@@ -43,6 +43,7 @@ from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_f
 from hazard.table.actions import Actor, TableAction
 from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.dice import DiceKind
+from hazard.table.fair import FairNote
 from hazard.table.game import (
     FORMAT,
     FORMATS,
@@ -123,6 +124,9 @@ class _Schema:
     metadata: sa.MetaData
     games: sa.Table
     entries: sa.Table
+    secrets: sa.Table
+    """The fair dice's server seeds, each kept here from its commitment, and never exported: a hand's seed is
+    shown only by the entry that reveals it when the hand ends."""
 
 
 @cache
@@ -157,7 +161,14 @@ def _schema() -> _Schema:
         sa.Column("data", sa.Text, nullable=False),
         sa.Column("digest", sa.String(64), nullable=False, server_default=""),
     )
-    return _Schema(metadata, games, entries)
+    secrets = sa.Table(
+        "hazard_secrets",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("hand", sa.Integer, primary_key=True),
+        sa.Column("seed", sa.String(64), nullable=False),
+    )
+    return _Schema(metadata, games, entries, secrets)
 
 
 def default_database_url() -> str:
@@ -241,11 +252,10 @@ class GameStore:
             with _begin(engine) as connection:
                 layout = _layout(connection)
                 writes = access is not Access.READ
-                if writes and layout is _Layout.EMPTY:
-                    _schema().metadata.create_all(connection)
-                    layout = _Layout.CHAINED
-                elif writes and layout is _Layout.UNCHAINED:
+                if writes and layout is _Layout.UNCHAINED:
                     _seal(connection)
+                if writes:  # every table not there yet (a record made before the fair dice has no secrets)
+                    _schema().metadata.create_all(connection)
                     layout = _Layout.CHAINED
         except HazardError as error:
             if str(error).startswith("cannot open"):
@@ -269,7 +279,8 @@ class GameStore:
         seed: int | None = None,
         label: str = "",
         settings: Mapping[str, str] | None = None,
-        entries: Sequence[tuple[Actor, TableAction]] = (),
+        entries: Sequence[tuple[Actor, TableAction | FairNote]] = (),
+        secrets: Mapping[int, bytes] | None = None,
     ) -> GameInfo:
         """Start a new game's record, with its first ``entries`` (the players seated), in one transaction.
 
@@ -311,10 +322,18 @@ class GameStore:
                 connection.execute(
                     schema.games.update().where(schema.games.c.id == game).values(entries=written, head=head)
                 )
+            for hand, drawn in (secrets or {}).items():
+                connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=drawn.hex()))
         return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
 
     def append(
-        self, game: int, actor: Actor, item: TableAction | Correction, *, seq: int | None = None
+        self,
+        game: int,
+        actor: Actor,
+        item: TableAction | Correction | FairNote,
+        *,
+        seq: int | None = None,
+        secret: tuple[int, bytes] | None = None,
     ) -> Entry:
         """Write an entry, entered by ``actor``, at the end of a game's record and commit it.
 
@@ -324,6 +343,9 @@ class GameStore:
         written: the game's head moves on only from the entry before ``seq``, checked and moved in the
         transaction that writes. Without ``seq`` the entry goes after whatever is there: for tools that write
         a record without a table (an import), never for a game in play.
+
+        ``secret`` is a fair hand's number and server seed, kept (in the same transaction) where only
+        :meth:`secret` reads it: for the entry that commits to it.
         """
         import sqlalchemy as sa
         from sqlalchemy.exc import IntegrityError
@@ -358,11 +380,31 @@ class GameStore:
                 connection.execute(
                     schema.entries.insert().values(game=game, seq=seq, at=at, data=data, digest=digest)
                 )
+                if secret is not None:
+                    hand, seed = secret
+                    connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=seed.hex()))
         except IntegrityError:  # the entry's number is taken: another writer got there first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
             raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
         return Entry(seq, at, actor, item)
+
+    def secret(self, game: int, hand: int) -> bytes | None:
+        """The server seed of a fair hand, kept since its commitment (None if the record has none): for the
+        session that throws its dice, and nothing that shows a game."""
+        import sqlalchemy as sa
+
+        secrets = _schema().secrets
+        with self._read() as connection:
+            if not sa.inspect(connection).has_table(secrets.name):
+                return None
+            found = connection.execute(
+                sa.select(secrets.c.seed).where(secrets.c.game == game, secrets.c.hand == hand)
+            ).scalar()
+        try:
+            return bytes.fromhex(found) if isinstance(found, str) and len(found) == 64 else None
+        except ValueError:
+            return None
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
@@ -589,7 +631,12 @@ def _layout(connection: sa.Connection) -> _Layout:
 
     inspector = sa.inspect(connection)
     present = set(inspector.get_table_names())
-    ours = {table.name: table for table in _schema().metadata.sorted_tables}
+    schema = _schema()
+    ours = {table.name: table for table in (schema.games, schema.entries)}  # the secrets may come later
+    if schema.secrets.name in present:
+        laid_out = {c["name"] for c in inspector.get_columns(schema.secrets.name)}
+        if laid_out != set(schema.secrets.c.keys()):
+            raise InvalidError(f"its table {schema.secrets.name!r} is not laid out as a hazard game record")
     found = present & set(ours)
     if not found:
         if present and connection.dialect.name == "sqlite":
@@ -795,7 +842,7 @@ def _json(text: object) -> object:
         return None
 
 
-def _entry_data(actor: Actor, item: TableAction | Correction) -> str:
+def _entry_data(actor: Actor, item: TableAction | Correction | FairNote) -> str:
     return json.dumps(entry_to_json(actor, item), sort_keys=True)
 
 

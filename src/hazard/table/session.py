@@ -21,8 +21,10 @@ from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_for
 from hazard.table.actions import (
+    DICE,
     REFEREE,
     Actor,
+    SetSeed,
     Sit,
     Stake,
     TableAction,
@@ -32,7 +34,21 @@ from hazard.table.actions import (
 )
 from hazard.table.bots import BotBrains, BotMove
 from hazard.table.dice import DiceKind, DiceSource, dice_for
-from hazard.table.events import AnyEvent
+from hazard.table.events import AnyEvent, CasterChanged
+from hazard.table.fair import (
+    ClientSeeded,
+    Committed,
+    FairNote,
+    FairState,
+    HandOpened,
+    Revealed,
+    check_client_seed,
+    client_seed_of,
+    commitment,
+    fair_throw,
+    new_client_seed,
+    new_server_seed,
+)
 from hazard.table.game import (
     Correction,
     Entry,
@@ -42,6 +58,7 @@ from hazard.table.game import (
     Timeline,
     check_correction,
     effective_actions,
+    fair_ledger,
     replay,
 )
 from hazard.table.record import GameStore, StaleError
@@ -98,10 +115,16 @@ class Session:
     """The players seated when the game was started, as :meth:`start` recorded them."""
     timeline: Timeline | None = None
     """Tables along the game, kept so that a correction replays only the entries after the one it corrects."""
+    fair: FairState | None = None
+    """Where the fair dice stand (None unless the game's dice are fair)."""
+    secret: bytes | None = None
+    """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
 
     def __post_init__(self) -> None:
         if self.timeline is None:
             self.timeline = Timeline.of(self.info, self.entries)
+        if self.info.dice is DiceKind.FAIR and self.fair is None:
+            self.fair = fair_ledger(self.info, self.entries).state
 
     @classmethod
     def start(
@@ -126,10 +149,18 @@ class Session:
         They are written with the game in one transaction, so the record holds the game with every one of
         them or not at all; :attr:`opening` says what each did.
         """
-        source = dice_for(dice, seed)
+        source = None if dice is DiceKind.FAIR else dice_for(dice, seed)
         table = new_table(ruleset, paytable, stakes)
-        moves: list[tuple[Actor, TableAction]] = []
-        opened: list[tuple[Actor, Sit, tuple[AnyEvent, ...]]] = []
+        moves: list[tuple[Actor, TableAction | FairNote]] = []
+        opened: list[tuple[Actor, TableAction | FairNote, tuple[AnyEvent, ...]]] = []
+        secret = None
+        if dice is DiceKind.FAIR:  # the first hand's seed is drawn and committed when the game starts
+            if seed is not None:
+                raise InvalidError(f"invalid seed {seed}: fair dice take no seed; each hand draws its own")
+            secret = new_server_seed()
+            note = Committed(1, commitment(secret))
+            moves.append((DICE, note))
+            opened.append((DICE, note, ()))
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
             table, events = apply_action(table, sit, by=by)
@@ -145,12 +176,15 @@ class Session:
             label=kind.label if label is None else label,
             settings=settings,
             entries=moves,
+            secrets=None if secret is None else {1: secret},
         )
-        entries = [Entry(seq, info.created, by, sit) for seq, (by, sit, _) in enumerate(opened, start=1)]
+        entries = [Entry(seq, info.created, by, item) for seq, (by, item, _) in enumerate(opened, start=1)]
         opening = tuple(
             Recorded(entry, events) for entry, (_, _, events) in zip(entries, opened, strict=True)
         )
-        return cls(store, info, table, entries, source, brains or BotBrains(), opening)
+        session = cls(store, info, table, entries, source, brains or BotBrains(), opening)
+        session.secret = secret
+        return session
 
     @classmethod
     def resume(
@@ -168,8 +202,8 @@ class Session:
                 f"illegal resume of game {info.id} as a {kind.label} game: it is a {info.kind.label} game "
                 f"({info.dice.describe(info.seed)}); resume it with {info.kind.label} --resume {info.id}"
             )
-        source = dice_for(info.dice, info.seed)
-        return cls(
+        source = None if info.dice is DiceKind.FAIR else dice_for(info.dice, info.seed)
+        session = cls(
             store,
             info,
             replayed.table,
@@ -178,6 +212,21 @@ class Session:
             brains or BotBrains(),
             timeline=replayed.timeline,
         )
+        session.secret = session._kept_secret()
+        return session
+
+    def _kept_secret(self) -> bytes | None:
+        """The seed of the fair hand committed and not yet revealed, from the record's keeping."""
+        hand = None if self.fair is None else self.fair.current
+        if hand is None:
+            return None
+        secret = self.store.secret(self.game, hand.number)
+        if secret is None or commitment(secret) != hand.commitment:
+            raise InvalidError(
+                f"record of game {self.game} is corrupt: the seed of hand {hand.number}, committed to and "
+                "not yet revealed, is not kept (or is not the one committed to), so its dice cannot go on"
+            )
+        return secret
 
     @property
     def game(self) -> int:
@@ -194,7 +243,7 @@ class Session:
 
     # --- acting -------------------------------------------------------------------------------------------
 
-    def act(self, command: TableAction | ThrowDice | str, *, by: Actor) -> list[Recorded]:
+    def act(self, command: TableAction | ThrowDice | SetSeed | str, *, by: Actor) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
         Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
@@ -207,6 +256,8 @@ class Session:
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
         if isinstance(command, ThrowDice):
             return self.throw(by=by)
+        if isinstance(command, SetSeed):
+            return [self.set_seed(command, by=by)]
         table = self.table
         if (
             isinstance(command, Stake)
@@ -237,7 +288,7 @@ class Session:
 
     def play(self, action: TableAction, *, by: Actor) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
-        if isinstance(action, Roll) and self.dice is not None:
+        if isinstance(action, Roll) and self.info.dice.own:
             raise IllegalError(
                 f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
                 f"{self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming one"
@@ -249,7 +300,7 @@ class Session:
 
         A bot caster that must call a main calls it first.
         """
-        if self.dice is None:
+        if not self.info.dice.own:
             raise IllegalError(
                 f"illegal throw by {by} in game {self.game}: its throws are real dice, typed in as they fell"
             )
@@ -265,22 +316,92 @@ class Session:
                 done.append(self._record(call.action, call.by))
             thrower = Actor.player(caster)
         check_throw(self.table, by=thrower)
-        return [*done, self._record(self.dice.throw(self.table.throws), thrower)]
+        if self.fair is None:
+            assert self.dice is not None
+            return [*done, self._record(self.dice.throw(self.table.throws), thrower)]
+        return [*done, *self._fair_throw(thrower)]
+
+    def _fair_throw(self, thrower: Actor) -> list[Recorded]:
+        """Throw the fair dice: the hand's client seed fixed at its first throw (a seed drawn for each player
+        who set none), then the throw its seeds and nonce give."""
+        assert self.fair is not None
+        hand = self.fair.current
+        if hand is None or self.secret is None:
+            raise InvalidError(
+                f"record of game {self.game} is corrupt: no hand of the fair dice is committed"
+            )
+        done = []
+        if hand.client_seed is None:
+            for player in self.table.players:
+                if self.fair.seed_of(player.name) is None:
+                    done.append(self._note(ClientSeeded(player.name, new_client_seed()), DICE))
+            seeds = [self.fair.seed_of(player.name) or "" for player in self.table.players]
+            done.append(self._note(HandOpened(hand.number, client_seed_of(seeds)), DICE))
+            hand = self.fair.current
+            assert hand is not None
+            assert hand.client_seed is not None
+        roll = fair_throw(self.secret, hand.client_seed, len(hand.throws))
+        return [*done, self._record(roll, thrower)]
+
+    def set_seed(self, request: SetSeed, *, by: Actor) -> Recorded:
+        """Set a player's own seed for the fair dice, from the next hand on: by him, or by the referee."""
+        if self.fair is None:
+            raise IllegalError(
+                f"illegal seed for {request.player} in game {self.game}: its dice are "
+                f"{self.info.dice.describe(self.info.seed)}, not fair dice, and take no seed of a player's"
+            )
+        player = self.table.player(request.player).name
+        if not by.is_referee and by.name != player:
+            raise IllegalError(f"illegal seed for {player} by {by}: a player sets only his own seed")
+        seed = check_client_seed(request.seed)
+        hand = self.fair.current
+        if hand is not None and hand.client_seed is not None:
+            raise IllegalError(
+                f"illegal seed for {player} in hand {hand.number}: its dice have been thrown with the seeds "
+                "fixed at its first throw; set a seed between hands, once the dice pass"
+            )
+        return self._note(ClientSeeded(player, seed), by)
+
+    def _note(self, note: FairNote, by: Actor, secret: tuple[int, bytes] | None = None) -> Recorded:
+        assert self.fair is not None
+        fair = self.fair.after(len(self.entries) + 1, note)
+        entry = self._append(by, note, secret=secret)
+        self.fair = fair
+        return Recorded(entry, ())
 
     def _record(self, action: TableAction, by: Actor) -> Recorded:
         table, events = apply_action(self.table, action, by=by)
+        fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
         entry = self._append(by, action)
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
+        if self.fair is not None:
+            assert fair is not None
+            self.fair = fair
+            if any(isinstance(event, CasterChanged) and event.old is not None for event in events):
+                self._next_hand()
         return Recorded(entry, events)
 
-    def _append(self, by: Actor, item: TableAction | Correction) -> Entry:
+    def _next_hand(self) -> None:
+        """The dice have passed: the hand ends, its seed is shown, and the next hand's seed is committed."""
+        assert self.fair is not None
+        assert self.secret is not None
+        hand = self.fair.current
+        assert hand is not None
+        self._note(Revealed(hand.number, self.secret.hex()), DICE)
+        secret = new_server_seed()
+        self._note(Committed(hand.number + 1, commitment(secret)), DICE, secret=(hand.number + 1, secret))
+        self.secret = secret
+
+    def _append(
+        self, by: Actor, item: TableAction | Correction | FairNote, *, secret: tuple[int, bytes] | None = None
+    ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
         up with the record (so this one never writes from a stale table) and say so."""
         seq = len(self.entries) + 1
         try:
-            entry = self.store.append(self.game, by, item, seq=seq)
+            entry = self.store.append(self.game, by, item, seq=seq, secret=secret)
         except StaleError:
             self.catch_up()
             raise StaleError(self.game, seq, len(self.entries), caught_up=True) from None
@@ -293,6 +414,9 @@ class Session:
         self.table = replayed.table
         self.entries = list(replayed.entries)
         self.timeline = replayed.timeline
+        if self.fair is not None:
+            self.fair = fair_ledger(self.info, self.entries).state
+            self.secret = self._kept_secret()
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
@@ -324,7 +448,12 @@ class Session:
             target = standing[-1][0]
         seq = len(self.entries) + 1
         check_correction(self.entries, target, seq, by)
-        if isinstance(replacement, Roll) and self.dice is not None:
+        if self.fair is not None and isinstance(self.entries[target - 1].item, Roll):
+            raise IllegalError(
+                f"illegal correction of entry {target}: it is a throw of the fair dice, which stand as "
+                "thrown (every later throw of its hand comes from the nonce after it)"
+            )
+        if isinstance(replacement, Roll) and self.info.dice.own:
             raise IllegalError(
                 f"illegal correction of entry {target}: game {self.game} throws its own "
                 f"{self.info.dice.describe(self.info.seed)}, so no throw can be named for it"
