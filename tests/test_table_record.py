@@ -423,7 +423,7 @@ REF = {"kind": "referee"}
         ),
         (
             entry({"kind": "player"}, action={"type": "pass-dice"}),
-            ("is corrupt: entry 2:", "invalid actor", "expected a player with a name, the referee or the dice"),
+            ("is corrupt: entry 2:", "invalid actor", "expected a player with a name, the referee or the"),
         ),
         (
             entry({"kind": "bot", "name": "Ben"}, action={"type": "pass-dice"}),
