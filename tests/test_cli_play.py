@@ -36,8 +36,10 @@ from tests.terminal import HAZARD, WAIT, Terminal, exchanges, hazard_env, run_ha
 
 from hazard.table import (
     REFEREE,
+    Access,
     Actor,
     Call,
+    DiceKind,
     GameStore,
     PassDice,
     ReplayedGame,
@@ -1115,3 +1117,32 @@ def test_fuzz_any_line_at_the_referee_prompt_is_one_error_line_and_the_game_goes
     code, out, err = survives(capfd, "referee", *seats, "--db", str(place / "games.db"))
     assert (code, err) == (0, "")
     _each_line_is_answered(out, "referee> ", lines)
+
+
+def test_the_dice_are_fair_unless_asked_otherwise(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    played = run_hazard(tmp_path, "play", "--db", db, lines=["seed kit's", "call 7", "", "quit"])
+    assert played.returncode == 0, played.stderr
+    assert "· fair dice ·" in played.stdout
+    assert "hand 1: the dice commit to their seed, SHA-256 " in played.stdout
+    assert "seed for Ann: kit's" in played.stdout
+    assert "commitment (SHA-256 of the hand's seed): " in played.stdout
+    store = GameStore.open(db, access=Access.READ)
+    (game,) = store.games()
+    loaded = store.load(game.id)
+    assert loaded.info.dice is DiceKind.FAIR
+    store.close()
+    for dice, expected in (("secure", DiceKind.SECURE), ("fair", DiceKind.FAIR)):
+        assert run_hazard(tmp_path, "play", "--dice", dice, "--db", db, lines=["quit"]).returncode == 0
+        store = GameStore.open(db, access=Access.READ)
+        assert store.load(store.games()[0].id).info.dice is expected
+        store.close()
+    assert fails(capsys, "play", "--dice", "seeded", "--db", db) == (
+        "error: invalid option --dice seeded without --seed: seeded dice need a seed"
+    )
+    assert fails(capsys, "play", "--dice", "fair", "--seed", "3", "--db", db) == (
+        "error: invalid option --seed with --dice fair: only seeded dice take a seed"
+    )
+    assert fails(capsys, "play", "--resume", "--dice", "fair", "--db", db).startswith(
+        "error: invalid option --dice with --resume"
+    )

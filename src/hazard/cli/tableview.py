@@ -115,9 +115,8 @@ def table_view(
     if hand is not None:
         seeds = "seeds fixed" if hand.client_seed is not None else "seeds may still be set ('seed TEXT')"
         throws = f"{len(hand.throws)} throw{'' if len(hand.throws) == 1 else 's'}"
-        parts.append(
-            Text(f"fair dice · hand {hand.number} · {throws} · {seeds} · commitment {hand.commitment}")
-        )
+        parts.append(Text(f"fair dice · hand {hand.number} · {throws} · {seeds}"))
+        parts.append(Text(f"  commitment (SHA-256 of the hand's seed): {hand.commitment}"))
     return Group(*parts)
 
 
