@@ -29,6 +29,7 @@ COMMANDS = {
     "referee": "play",
     "record": "record",
     "simulate": "simulate",
+    "verify": "verify",
 }
 """Each command of the program, and the module of :mod:`hazard.cli` that registers it on the app."""
 

@@ -109,6 +109,7 @@ from hazard.table.record import (
 from hazard.table.session import Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
+from hazard.table.verify import HandCheck, Verification, verify_game
 
 __all__ = [
     "DICE",
@@ -142,6 +143,7 @@ __all__ = [
     "GameStore",
     "GameSummary",
     "Hand",
+    "HandCheck",
     "HandOpened",
     "HazardError",
     "IllegalError",
@@ -176,6 +178,7 @@ __all__ = [
     "Thrown",
     "Transfer",
     "Turn",
+    "Verification",
     "Wager",
     "Withdraw",
     "Withdrawn",
@@ -211,4 +214,5 @@ __all__ = [
     "standing",
     "table_json",
     "table_paytable",
+    "verify_game",
 ]

@@ -1,0 +1,582 @@
+"""Verifying a game of fair dice from its JSON form: what a player runs to check that the dice were fair.
+
+:func:`verify_game` reads the form :func:`hazard.table.game_json` gives a game (so it serves a game loaded
+from the record and an exported file alike) and checks, hand by hand (:mod:`hazard.table.fair` gives the
+scheme):
+
+- **the commitment**: the hand's commitment in ``hands`` is the one its ``commit`` entry recorded, and that
+  entry comes before the hand's ``hand-opened`` entry (the server committed before the players' seeds were
+  fixed: otherwise it could have chosen its seed knowing them);
+- **the server seed**, once revealed: the one its ``reveal`` entry recorded, and its SHA-256 is the
+  commitment. Only the last hand may be unrevealed (every hand before it has ended); an unrevealed hand is
+  listed in :attr:`Verification.unrevealed`, its throws left unchecked, and that is not a failure;
+- **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
+  every player whose ``sit`` entry comes before the ``hand-opened`` entry, in seat order, each with the seed
+  of his latest ``client-seed`` entry before it, joined by commas. Players only ever sit down, never leave,
+  and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
+  players in the export's final ``state``, keeping those seated at that moment. Each part whose
+  ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
+  after the hand's commitment is named in :attr:`HandCheck.chosen`: information, not a check;
+- **the throws**: the hand lists, with nonces 0, 1, 2, ... in order, every ``throw`` entry that comes after
+  its ``hand-opened`` entry and before the next hand's, and none after its server seed was revealed; each
+  listed roll is the one its entry records; and, once revealed, each is what the seeds give
+  (:func:`~hazard.table.fair.fair_throw`). No throw entry comes before the first hand began, and no
+  ``correction`` entry touches a throw or a fair-dice entry (those are the server's, not the referee's);
+- the export's ``hands`` are numbered 1, 2, ... and every fair-dice entry names one of them, once for each
+  kind of entry.
+
+The checks run in that order, hand after hand, and the first that fails is the
+:attr:`Verification.problem`, in words naming the hand, the entry and what does not match. Input that is not
+such a JSON form at all (not an object, a key missing, a value of the wrong type, a seed that is not 64
+lowercase hex digits) is refused with an :class:`~hazard.core.errors.InvalidError`, as is a game whose dice
+are not fair (it has nothing to verify).
+
+>>> verify_game({"game": {"dice": "seeded"}, "entries": [], "hands": [], "state": {}})
+Traceback (most recent call last):
+...
+hazard.core.errors.InvalidError: invalid game to verify: it was played with seeded dice, not fair dice (only a game of fair dice carries a proof of its throws)
+"""  # noqa: E501
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from hazard.core.dice import Roll
+from hazard.core.errors import InvalidError, quoted
+from hazard.table.fair import Hand, commitment, fair_throw, server_seed_from_hex
+
+__all__ = ["HandCheck", "Verification", "verify_game"]
+
+_FAIR = "fair"
+"""The ``dice`` of a game's setup whose throws carry a proof."""
+_ROLL = re.compile(r"([1-6])-([1-6])")
+_SEED_SHOWN = 200
+"""The most characters of a client seed a hand's line quotes (a seed of ten players is about 650)."""
+
+
+def _shown(text: str) -> str:
+    """A name or entry type from the export as a message shows it: as it is where it is a plain short word,
+    else quoted (an export may hold anything: a line break, a megabyte)."""
+    plain = text.isprintable() and 0 < len(text) <= 40 and text == text.strip()
+    return text if plain else quoted(text)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """One hand that passed every check: what a player compares with what he was shown at the table."""
+
+    number: int
+    commitment: str
+    revealed: bool
+    """Whether its server seed is revealed, and so its throws recomputed."""
+    client_seed: str | None
+    """None where the hand has no throw yet."""
+    throws: int
+    chosen: tuple[str, ...] = ()
+    """The players whose part of the client seed is a seed of their own (not one the dice drew for them)
+    set after the hand's commitment: what keeps the server from having chosen its seed to suit the
+    players' (``docs/fairness.md``). Empty where every part was known to the server when it committed."""
+
+    def line(self) -> str:
+        """The hand in one line: ``hand 1: commitment 630d...; ...; 4 throws verified``."""
+        seed = "no client seed yet" if self.client_seed is None else f"client seed {self._seed()}"
+        if self.client_seed is not None:
+            seed += (
+                f" (own seeds set after the commitment: {', '.join(map(_shown, self.chosen))})"
+                if self.chosen
+                else " (no player's own seed set after the commitment)"
+            )
+        if self.revealed:
+            return (
+                f"hand {self.number}: commitment {self.commitment}; server seed revealed, matching it; "
+                f"{seed}; {_plural(self.throws, 'throw')} verified"
+            )
+        return (
+            f"hand {self.number}: commitment {self.commitment}; server seed not yet revealed; {seed}; "
+            f"{_plural(self.throws, 'throw') + ' to check when it ends' if self.throws else 'no throw yet'}"
+        )
+
+    def _seed(self) -> str:
+        assert self.client_seed is not None
+        return quoted(self.client_seed, limit=_SEED_SHOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """What :func:`verify_game` found: how much it verified, what it cannot check yet, the first mismatch."""
+
+    throws: int
+    """Throws recomputed from their revealed hand's seeds and found equal to the record."""
+    hands: int
+    """Hands verified: revealed, and every one of their throws matching."""
+    unrevealed: tuple[int, ...] = ()
+    """Hands whose server seed is not yet revealed (at most the last): listed, not passed."""
+    problem: str | None = None
+    """The first mismatch found, in words; None where everything checked matches."""
+    checked: tuple[HandCheck, ...] = ()
+    """Each hand that passed its checks, in order (those before the problem, where there is one)."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing failed (unrevealed hands do not fail: they are not checked yet)."""
+        return self.problem is None
+
+    def text(self) -> str:
+        """The verdict in one line: ``all 12 throws of 3 hands verified``, with each unrevealed hand after it,
+        or the problem.
+
+        >>> Verification(throws=5, hands=2, unrevealed=(3,), checked=(HandCheck(3, "ab", False, "x", 1),)).text()
+        'all 5 throws of 2 hands verified; hand 3 not yet revealed (its 1 throw cannot be checked until it ends)'
+        """  # noqa: E501
+        if self.problem is not None:
+            return self.problem
+        line = f"all {_plural(self.throws, 'throw')} of {_plural(self.hands, 'hand')} verified"
+        waiting = {hand.number: hand.throws for hand in self.checked if not hand.revealed}
+        for number in self.unrevealed:
+            count = waiting.get(number, 0)
+            why = (
+                f"its {_plural(count, 'throw')} cannot be checked until it ends" if count else "no throw yet"
+            )
+            line += f"; hand {number} not yet revealed ({why})"
+        return line
+
+
+def verify_game(data: Mapping[str, Any]) -> Verification:
+    """Check a game of fair dice in its JSON form (:func:`hazard.table.game_json`, or an exported file read
+    back): every check of this module's description, in order, up to the first that fails.
+
+    Raises :class:`~hazard.core.errors.InvalidError` where ``data`` is not that form, or the game's dice are
+    not fair.
+    """
+    export = _read_export(data)
+    return _Verifier(export).run()
+
+
+# --- reading the JSON form: anything not of the expected shape is refused by name ---------------------------
+
+
+def _invalid(where: str, value: object, expected: str) -> NoReturn:
+    raise InvalidError(f"invalid game to verify: {where} is {quoted(value)}: expected {expected}")
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        _invalid(where, value, "a JSON object")
+    return value
+
+
+def _list(value: object, where: str) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        _invalid(where, value, "a JSON list")
+    return value
+
+
+def _key(data: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise InvalidError(f"invalid game to verify: {where} has no {key!r}")
+    return data[key]
+
+
+def _whole(value: object, where: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        _invalid(where, value, f"a whole number from {low}")
+    return value
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        _invalid(where, value, "a text")
+    return value
+
+
+def _hex(value: object, where: str) -> str:
+    try:
+        if isinstance(value, str):
+            server_seed_from_hex(value)  # the one reader of a seed as it is shown: 64 lowercase hex digits
+            return value
+    except InvalidError:
+        pass
+    _invalid(where, value, "64 lowercase hex digits")
+
+
+def _roll(value: object, where: str) -> Roll:
+    match = _ROLL.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        _invalid(where, value, "a throw such as '3-4' (two faces from 1 to 6)")
+    return Roll(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    """A fair-dice entry about one hand: its commitment, its client seed, or its revealed server seed."""
+
+    seq: int
+    hand: int
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """The parts of a game's JSON form the verifier reads, each checked for its shape."""
+
+    hands: tuple[Hand, ...]
+    kinds: dict[int, str]
+    """Each entry's type, by its sequence number."""
+    rolls: dict[int, Roll]
+    """Each throw entry's roll."""
+    sits: tuple[tuple[int, str], ...]
+    seeds: tuple[tuple[int, str, str, bool], ...]
+    """Each client-seed entry: its sequence number, the player, the seed, and whether it is the player's own
+    (entered by anyone but the dice, who enter the seeds they draw)."""
+    notes: dict[str, tuple[_Note, ...]]
+    """The commit, hand-opened and reveal entries, by type."""
+    corrections: tuple[tuple[int, int], ...]
+    """Each correction entry and the entry it corrects."""
+    seat_order: tuple[str, ...]
+    """The players of the final state, in seat order."""
+
+
+_NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
+"""Each fair-dice entry about a hand, and the field holding what it records."""
+
+
+def _read_export(data: object) -> _Export:
+    top = _mapping(data, "the game")
+    game = _mapping(_key(top, "game", "the game"), "game")
+    dice = _key(game, "dice", "game")
+    if dice != _FAIR:
+        shown = dice if isinstance(dice, str) else quoted(dice)
+        raise InvalidError(
+            f"invalid game to verify: it was played with {shown} dice, not fair dice (only a game of fair "
+            "dice carries a proof of its throws)"
+        )
+    hands = tuple(
+        _read_hand(item, f"hands[{i}]")
+        for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
+    )
+    players = _list(
+        _key(_mapping(_key(top, "state", "the game"), "state"), "players", "state"), "state.players"
+    )
+    seat_order = tuple(
+        _text(
+            _key(_mapping(p, f"state.players[{i}]"), "name", f"state.players[{i}]"),
+            f"state.players[{i}].name",
+        )
+        for i, p in enumerate(players)
+    )
+    kinds: dict[int, str] = {}
+    rolls: dict[int, Roll] = {}
+    sits: list[tuple[int, str]] = []
+    seeds: list[tuple[int, str, str, bool]] = []
+    notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
+    corrections: list[tuple[int, int]] = []
+    last = 0
+    for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
+        where = f"entries[{i}]"
+        line = _mapping(item, where)
+        seq = _whole(_key(line, "seq", where), f"{where}.seq", 1)
+        if seq <= last:
+            _invalid(f"{where}.seq", seq, f"a number above the entry before it ({last})")
+        last = seq
+        entry = _mapping(_key(line, "entry", where), f"{where}.entry")
+        where = f"{where}.entry"
+        kind = kinds[seq] = _text(_key(entry, "type", where), f"{where}.type")
+        if kind == "throw":
+            rolls[seq] = _roll(_key(entry, "roll", where), f"{where}.roll")
+        elif kind == "sit":
+            sits.append((seq, _text(_key(entry, "name", where), f"{where}.name")))
+        elif kind == "client-seed":
+            player = _text(_key(entry, "player", where), f"{where}.player")
+            seed = _text(_key(entry, "seed", where), f"{where}.seed")
+            actor = _mapping(_key(line, "actor", f"entries[{i}]"), f"entries[{i}].actor")
+            own = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind") != "dice"
+            seeds.append((seq, player, seed, own))
+        elif kind in _NOTES:
+            name = _NOTES[kind]
+            hand = _whole(_key(entry, "hand", where), f"{where}.hand", 1)
+            value = _key(entry, name, where)
+            text = (
+                _text(value, f"{where}.{name}") if kind == "hand-opened" else _hex(value, f"{where}.{name}")
+            )
+            notes[kind].append(_Note(seq, hand, text))
+        elif kind == "correction":
+            corrections.append((seq, _whole(_key(entry, "target", where), f"{where}.target", 1)))
+    return _Export(
+        hands=hands,
+        kinds=kinds,
+        rolls=rolls,
+        sits=tuple(sits),
+        seeds=tuple(seeds),
+        notes={kind: tuple(found) for kind, found in notes.items()},
+        corrections=tuple(corrections),
+        seat_order=seat_order,
+    )
+
+
+def _read_hand(item: object, where: str) -> Hand:
+    data = _mapping(item, where)
+    number = _whole(_key(data, "hand", where), f"{where}.hand", 1)
+    committed = _hex(_key(data, "commitment", where), f"{where}.commitment")
+    seed = _key(data, "server_seed", where)
+    server_seed = None if seed is None else _hex(seed, f"{where}.server_seed")
+    client = _key(data, "client_seed", where)
+    client_seed = None if client is None else _text(client, f"{where}.client_seed")
+    throws = []
+    for i, throw in enumerate(_list(_key(data, "throws", where), f"{where}.throws")):
+        at = f"{where}.throws[{i}]"
+        fields = _mapping(throw, at)
+        throws.append(
+            (
+                _whole(_key(fields, "entry", at), f"{at}.entry", 1),
+                _whole(_key(fields, "nonce", at), f"{at}.nonce", 0),
+                _roll(_key(fields, "roll", at), f"{at}.roll"),
+            )
+        )
+    return Hand(number, committed, client_seed, server_seed, tuple(throws))
+
+
+# --- the checks ---------------------------------------------------------------------------------------------
+
+
+class _Mismatch(Exception):
+    """The first check that failed, in words: ends the verification."""
+
+
+class _Verifier:
+    """One verification of one export: the checks in order, counting what passed."""
+
+    def __init__(self, export: _Export) -> None:
+        self.export = export
+        self.throws = 0
+        self.hands = 0
+        self.unrevealed: list[int] = []
+        self.checked: list[HandCheck] = []
+        self.notes: dict[str, dict[int, _Note]] = {}
+        # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
+        self.owner: dict[int, int] = {}
+        self.owned: dict[int, list[int]] = {}
+
+    def run(self) -> Verification:
+        try:
+            self._check_structure()
+            for hand in self.export.hands:
+                self._check_hand(hand)
+            problem = None
+        except _Mismatch as mismatch:
+            problem = str(mismatch)
+        return Verification(
+            throws=self.throws,
+            hands=self.hands,
+            unrevealed=tuple(self.unrevealed),
+            problem=problem,
+            checked=tuple(self.checked),
+        )
+
+    def _check_structure(self) -> None:
+        export = self.export
+        for i, hand in enumerate(export.hands):
+            if hand.number != i + 1:
+                raise _Mismatch(
+                    f"the hands are not numbered 1, 2, ... in order: hand {hand.number} is listed at place "
+                    f"{i + 1}"
+                )
+        for kind, notes in export.notes.items():
+            by_hand: dict[int, _Note] = {}
+            for note in notes:
+                if note.hand > len(export.hands):
+                    raise _Mismatch(
+                        f"entry {note.seq} ({kind}) names hand {note.hand}, which is not among the game's "
+                        f"{_plural(len(export.hands), 'hand')}"
+                    )
+                if note.hand in by_hand:
+                    raise _Mismatch(
+                        f"hand {note.hand}: entries {by_hand[note.hand].seq} and {note.seq} are both its "
+                        f"{kind} entry"
+                    )
+                by_hand[note.hand] = note
+            self.notes[kind] = by_hand
+        fair_entries = {note.seq for notes in export.notes.values() for note in notes}
+        fair_entries |= set(export.rolls) | {seq for seq, _, _, _ in export.seeds}
+        for seq, target in export.corrections:
+            if target in fair_entries:
+                raise _Mismatch(
+                    f"entry {seq} corrects entry {target}, a {_shown(export.kinds[target])} entry: a fair "
+                    "game's throws and dice entries are the server's and cannot be corrected"
+                )
+        began = sorted((note.seq, note.hand) for note in self.notes["hand-opened"].values())
+        for (_, first), (seq, then) in itertools.pairwise(began):
+            if then < first:
+                raise _Mismatch(f"hand {then} began (entry {seq}) after hand {first}")
+        starts = [opened for opened, _ in began]
+        for seq in sorted(export.rolls):
+            at = bisect.bisect_left(starts, seq)  # how many hands began before this throw
+            if at == 0:
+                raise _Mismatch(
+                    f"throw entry {seq} comes before any hand began (no hand-opened entry before it)"
+                )
+            owner = self.owner[seq] = began[at - 1][1]
+            self.owned.setdefault(owner, []).append(seq)
+
+    def _check_hand(self, hand: Hand) -> None:
+        number = hand.number
+        committed = self.notes["commit"].get(number)
+        if committed is None:
+            raise _Mismatch(f"hand {number}: no commit entry records its commitment")
+        if hand.commitment != committed.value:
+            raise _Mismatch(
+                f"hand {number}: its commitment {hand.commitment} is not the one recorded at entry "
+                f"{committed.seq} ({committed.value})"
+            )
+        chosen = self._check_client_seed(hand, committed)
+        revealed = self._check_reveal(hand)
+        self._check_throws(hand, revealed)
+        if revealed is not None:
+            seed = bytes.fromhex(revealed.value)
+            client_seed = hand.client_seed or ""  # None only where the hand has no throws (checked above)
+            for entry, nonce, roll in hand.throws:
+                thrown = fair_throw(seed, client_seed, nonce)
+                if thrown != roll:
+                    raise _Mismatch(
+                        f"hand {number}, throw entry {entry} (nonce {nonce}): the seeds give {thrown}, but "
+                        f"the record shows {roll}"
+                    )
+            self.throws += len(hand.throws)
+            self.hands += 1
+        else:
+            self.unrevealed.append(number)
+        self.checked.append(
+            HandCheck(
+                number, hand.commitment, revealed is not None, hand.client_seed, len(hand.throws), chosen
+            )
+        )
+
+    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[str, ...]:
+        """The hand's client seed against its hand-opened entry and the players' seeds; the players whose own
+        seed, set after the commitment, is part of it."""
+        number = hand.number
+        opened = self.notes["hand-opened"].get(number)
+        if hand.client_seed is None:
+            if opened is not None:
+                raise _Mismatch(
+                    f"hand {number}: entry {opened.seq} fixed its client seed as {quoted(opened.value)}, but "
+                    "the hands give it none"
+                )
+            if hand.throws:
+                raise _Mismatch(
+                    f"hand {number}: it has {_plural(len(hand.throws), 'throw')} but no client seed"
+                )
+            return ()
+        if opened is None:
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(hand.client_seed)} is in no hand-opened entry"
+            )
+        if hand.client_seed != opened.value:
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(hand.client_seed)} is not the one fixed at entry "
+                f"{opened.seq} ({quoted(opened.value)})"
+            )
+        if committed.seq > opened.seq:
+            raise _Mismatch(
+                f"hand {number}: its commitment (entry {committed.seq}) comes after its client seed was "
+                f"fixed (entry {opened.seq}), so the server could have chosen its seed knowing the players'"
+            )
+        export = self.export
+        seated = {name: seq for seq, name in export.sits if seq < opened.seq}
+        for name, seq in seated.items():
+            if name not in export.seat_order:
+                raise _Mismatch(
+                    f"hand {number}: {_shown(name)}, seated at entry {seq}, is not among the players of the "
+                    "game's state"
+                )
+        order = sorted(seated, key=export.seat_order.index)
+        latest = {player: (seq, seed, own) for seq, player, seed, own in export.seeds if seq < opened.seq}
+        for name in order:
+            if name not in latest:
+                raise _Mismatch(
+                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, has no client-seed "
+                    f"entry before the hand began (entry {opened.seq})"
+                )
+        made = ",".join(latest[name][1] for name in order)
+        if made != opened.value:
+            names = ", ".join(map(_shown, order)) or "nobody"
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(opened.value)} (entry {opened.seq}) is not what the "
+                f"seated players' seeds make in seat order ({names}): {quoted(made)}"
+            )
+        return tuple(name for name in order if latest[name][2] and latest[name][0] > committed.seq)
+
+    def _check_reveal(self, hand: Hand) -> _Note | None:
+        """The hand's reveal entry, once its server seed is checked against it and against the commitment."""
+        number = hand.number
+        revealed = self.notes["reveal"].get(number)
+        if hand.server_seed is None:
+            if revealed is not None:
+                raise _Mismatch(
+                    f"hand {number}: entry {revealed.seq} reveals its server seed, but the hands give it none"
+                )
+            if number < len(self.export.hands):
+                raise _Mismatch(
+                    f"hand {number}: it has ended (hand {number + 1} follows) but its server seed was never "
+                    "revealed"
+                )
+            return None
+        if revealed is None:
+            raise _Mismatch(f"hand {number}: its server seed is revealed in no reveal entry")
+        if hand.server_seed != revealed.value:
+            raise _Mismatch(
+                f"hand {number}: its server seed {hand.server_seed} is not the one revealed at entry "
+                f"{revealed.seq} ({revealed.value})"
+            )
+        if commitment(bytes.fromhex(hand.server_seed)) != hand.commitment:
+            raise _Mismatch(f"hand {number}: its server seed does not match its commitment")
+        return revealed
+
+    def _check_throws(self, hand: Hand, revealed: _Note | None) -> None:
+        """The hand's list of throws against the throw entries: nonces in order, rolls equal, none missing."""
+        number = hand.number
+        export = self.export
+        for n, (entry, nonce, roll) in enumerate(hand.throws):
+            kind = export.kinds.get(entry)
+            if kind != "throw":
+                what = "no such entry" if kind is None else f"a {_shown(kind)} entry"
+                raise _Mismatch(f"hand {number}: its throw {n} (nonce {nonce}) is entry {entry}, {what}")
+            if nonce != n:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry}: its nonce is {quoted(nonce)}, expected {n} (a "
+                    "hand's throws are numbered from 0 in order)"
+                )
+            recorded = export.rolls[entry]
+            if roll != recorded:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): the hand has {roll}, but the entry "
+                    f"records {recorded}"
+                )
+            if self.owner[entry] != number:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): it was thrown in hand "
+                    f"{self.owner[entry]}, not in hand {number}"
+                )
+            if revealed is not None and entry > revealed.seq:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): it comes after the hand's server "
+                    f"seed was revealed (entry {revealed.seq})"
+                )
+        listed = [entry for entry, _, _ in hand.throws]
+        owned = self.owned.get(number, [])
+        if listed != owned:
+            missing = [seq for seq in owned if seq not in listed]
+            if missing:
+                raise _Mismatch(f"hand {number}: throw entry {missing[0]} is not among the hand's throws")
+            raise _Mismatch(
+                f"hand {number}: its throws are not its throw entries in order, once each "
+                f"(entries {', '.join(map(str, listed))})"
+            )
