@@ -149,6 +149,8 @@ class ReplayedGame:
     """For each standing entry, the player whose action it was (see ``acting_for``)."""
     timeline: Timeline
     """Tables along the game, from which a correction replays only what comes after it."""
+    ledger: Ledger
+    """Every hand of the fair dice (none, for other dice)."""
 
     def events_of(self, seq: int) -> list[AnyEvent]:
         """The events entry ``seq`` caused."""
@@ -240,12 +242,12 @@ def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableA
 def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     """Rebuild a game by playing its standing actions through the pure table and rules; the fair dice's notes
     must be in order (:func:`~hazard.table.fair.ledger`) and only in a game of fair dice."""
-    fair_ledger(info, entries)
+    dice = fair_ledger(info, entries)
     events: list[tuple[int, AnyEvent]] = []
     whose: dict[int, str | None] = {}
     timeline = Timeline(info, {})
     table = timeline.play(new_table(info.ruleset, info.paytable, info.stakes), entries, 1, events, whose)
-    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline)
+    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline, dice)
 
 
 def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
@@ -460,7 +462,7 @@ def hands_json(game: ReplayedGame) -> list[dict[str, Any]]:
             "client_seed": hand.client_seed,
             "throws": [{"entry": seq, "nonce": nonce, "roll": str(roll)} for seq, nonce, roll in hand.throws],
         }
-        for hand in fair_ledger(game.info, game.entries).hands
+        for hand in game.ledger.hands
     ]
 
 

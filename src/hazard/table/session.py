@@ -211,6 +211,7 @@ class Session:
             source,
             brains or BotBrains(),
             timeline=replayed.timeline,
+            fair=replayed.ledger.state if info.dice is DiceKind.FAIR else None,
         )
         session.secret = session._kept_secret()
         return session
@@ -415,7 +416,7 @@ class Session:
         self.entries = list(replayed.entries)
         self.timeline = replayed.timeline
         if self.fair is not None:
-            self.fair = fair_ledger(self.info, self.entries).state
+            self.fair = replayed.ledger.state
             self.secret = self._kept_secret()
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
