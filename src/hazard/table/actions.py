@@ -408,10 +408,7 @@ def _odds(text: str | None) -> Fraction:
             f"invalid odds {text[:40]!r}: expected odds above 0 such as 2/1, 5:2, 3 to 1 or evens"
         )
     odds = Fraction(match["a"]) / (1 if match["b"] is None else int(match["b"]))
-    try:
-        return check_odds(odds)
-    except InvalidError as error:
-        raise InvalidError(f"invalid odds {text[:40]!r}: {str(error).split(', ', 1)[1]}") from None
+    return check_odds(odds, text=text)
 
 
 def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableAction | ThrowDice | SetSeed:

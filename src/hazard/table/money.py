@@ -238,15 +238,14 @@ def check_sum(amount: Fraction, *, what: str = "amount", allow_zero: bool = Fals
     return amount
 
 
-def check_odds(odds: Fraction, *, what: str = "odds") -> Fraction:
+def check_odds(odds: Fraction, *, what: str = "odds", text: str | None = None) -> Fraction:
     """``odds`` if a side bet may be laid at them: above 0, ``a/b`` with ``a`` and ``b`` at most
-    :data:`MAX_ODDS`; else an :class:`InvalidError` naming ``what``."""
+    :data:`MAX_ODDS`; else an :class:`InvalidError` naming ``what``, and ``text`` where they were typed."""
     if odds <= 0 or odds.numerator > MAX_ODDS or odds.denominator > MAX_ODDS:
-        shown = quoted(odds)
-        raise InvalidError(
-            f"invalid {what}: {shown}, expected odds above 0, a/b with a and b at most {MAX_ODDS}, such as "
-            "2/1 or evens"
-        )
+        expected = f"expected odds above 0, a/b with a and b at most {MAX_ODDS}, such as 2/1 or evens"
+        if text is not None:
+            raise InvalidError(f"invalid {what} {quoted(text)}: {expected}")
+        raise InvalidError(f"invalid {what}: {quoted(odds)}, {expected}")
     return odds
 
 

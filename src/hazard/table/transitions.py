@@ -97,10 +97,21 @@ def apply_action(table: Table, action: TableAction, *, by: Actor) -> Step:
     :class:`InvalidError` for a malformed one. The table is unchanged either way.
     """
     _check_actor(table, action, by)
+    step = _play(table, action)
     if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
-        step = _bring(table, action)
         _check_grain(step[0], action)
-        return step
+    return step
+
+
+def _play(table: Table, action: TableAction) -> Step:
+    if isinstance(action, Sit):
+        return _sit(table, action)
+    if isinstance(action, Stake):
+        return _stake(table, action)
+    if isinstance(action, OfferBet):
+        return _offer(table, action)
+    if isinstance(action, TakeBet):
+        return _take(table, action)
     if isinstance(action, Withdraw):
         return _withdraw(table, action)
     if isinstance(action, Call):
@@ -160,16 +171,6 @@ def _needs_consent(table: Table) -> bool:
 
 
 # --- seats, stakes, the caster's actions -------------------------------------------------------------------
-
-
-def _bring(table: Table, action: Sit | Stake | OfferBet | TakeBet) -> Step:
-    if isinstance(action, Sit):
-        return _sit(table, action)
-    if isinstance(action, Stake):
-        return _stake(table, action)
-    if isinstance(action, OfferBet):
-        return _offer(table, action)
-    return _take(table, action)
 
 
 def _check_grain(table: Table, action: TableAction) -> None:
