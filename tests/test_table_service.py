@@ -236,8 +236,8 @@ def play_a_refereed_game(store: GameStore) -> Session:
     assert session.table.wagers == ()
     assert "only the referee corrects" in refused("IllegalError", session.correct, by=ANN)
     assert "real dice" in refused("IllegalError", session.act, ThrowDice(), by=ANN)
-    assert "only the caster, Ann, calls" in refused("IllegalError", session.act, "call 7", by=BOB)
-    assert "stakes only for himself" in refused("IllegalError", session.act, "stake Bob 1", by=ANN)
+    assert "only the caster, Ann, calls" in refused("ActorError", session.act, "call 7", by=BOB)
+    assert "stakes only for himself" in refused("ActorError", session.act, "stake Bob 1", by=ANN)
     assert "unknown command" in refused("InvalidError", session.act, "bet everything", by=ANN)
     # Ann hands on the dice; Bob casts and types his own throw; Ann stakes twice.
     session.act("pass", by=ANN)

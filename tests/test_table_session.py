@@ -32,6 +32,7 @@ from hazard.core.state import Phase
 from hazard.table.actions import (
     REFEREE,
     Actor,
+    ActorError,
     BotPolicy,
     Call,
     CancelBet,
@@ -95,7 +96,8 @@ def test_dice_kinds() -> None:
     assert [kind.own for kind in DiceKind] == [True, True, False, True]
     assert DiceKind.SEEDED.describe(7) == "seeded dice (seed 7)"
     assert DiceKind.TYPED.describe() == "typed dice"
-    assert [kind.label for kind in GameKind] == ["hazard play", "hazard referee"]
+    assert [kind.label for kind in GameKind] == ["hazard play", "hazard referee", "hazard web"]
+    assert GameKind.WEB.resume_text(3) == "open it at its table in hazard serve (table 3)"
 
 
 @pytest.mark.parametrize(
@@ -189,11 +191,11 @@ def test_every_action_is_recorded_before_the_table_moves(store: GameStore) -> No
         (REFEREE, Sit("ANN", Fraction(5)), IllegalError, "already at the table"),
         (ANN, Call(3), IllegalError, "illegal main 3"),
         # who may act
-        (BEN, Call(7), IllegalError, "illegal call 7 by Ben at the wikipedia table of 2 players"),
-        (ANN, Stake("Ben", Fraction(1)), IllegalError, "a player stakes only for himself"),
-        (BEN, Sit("Cat", Fraction(1)), IllegalError, "a player sits only himself down"),
-        (Actor.player("Zed"), PassDice(), IllegalError, "Zed is not at the table (seated: Ann, Ben)"),
-        (ANN, Stake("Ben", Fraction(1), consent=True), IllegalError, "a player stakes only for himself"),
+        (BEN, Call(7), ActorError, "illegal call 7 by Ben at the wikipedia table of 2 players"),
+        (ANN, Stake("Ben", Fraction(1)), ActorError, "a player stakes only for himself"),
+        (BEN, Sit("Cat", Fraction(1)), ActorError, "a player sits only himself down"),
+        (Actor.player("Zed"), PassDice(), ActorError, "Zed is not at the table (seated: Ann, Ben)"),
+        (ANN, Stake("Ben", Fraction(1), consent=True), ActorError, "a player stakes only for himself"),
     ],
     ids=repr,
 )

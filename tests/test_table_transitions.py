@@ -34,6 +34,7 @@ from hazard.core.state import Phase, Termination
 from hazard.table.actions import (
     REFEREE,
     Actor,
+    ActorError,
     BotPolicy,
     Call,
     CancelBet,
@@ -1122,7 +1123,7 @@ def test_an_actor_acts_only_for_himself_and_the_caster_only_for_the_dice(
     which: str, action: TableAction, actor: Actor, owner: Actor, why: str
 ) -> None:
     table = TABLES[which]()
-    message = refused(table, action, IllegalError, by=actor)
+    message = refused(table, action, ActorError, by=actor)
     assert message == f"illegal {action_text(action)} by {actor} at the {table}: {why}"
     # the referee may enter it, and so may the player whose action it is, to the same effect
     assert rightful(table, action) == owner
@@ -1146,7 +1147,7 @@ def test_a_player_not_at_the_table_can_do_nothing_for_himself_and_nor_can_the_re
     table = open_table()
     message = refused(table, action, IllegalError, by=REFEREE)
     assert message == "illegal player 'Zed': not at the table (seated: Cass, Sam, Sue)"
-    own = refused(table, action, IllegalError, by=ZED)
+    own = refused(table, action, ActorError, by=ZED)
     assert own == f"illegal {action_text(action)} by Zed at the {table}: {NOT_SEATED}"
 
 

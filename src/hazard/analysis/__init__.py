@@ -16,6 +16,7 @@ from hazard.analysis.odds import (
     as_float,
 )
 from hazard.analysis.passing import effect_probabilities, expected_rounds_kept, rounds_kept
+from hazard.analysis.position import caster_chance
 
 __all__ = [
     "DISTRIBUTION_THROWS",
@@ -25,6 +26,7 @@ __all__ = [
     "analyse",
     "analyse_random_main",
     "as_float",
+    "caster_chance",
     "effect_probabilities",
     "expected_rounds_kept",
     "rounds_kept",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import assert_never
 
-from hazard.core.errors import InvalidError
+from hazard.core.errors import InvalidError, quoted
 from hazard.core.numbers import fraction_text, readable_fraction
 from hazard.core.propositions import Before, Next, Not, Proposition, Within, parse_proposition
 
@@ -140,6 +140,17 @@ class BetAnalysis:
     def ev_even_money(self) -> Fraction:
         """The expected gain of backing the bet with 1 unit at even money: ``2p - 1``."""
         return 2 * self.probability - 1
+
+    def value(self, odds: Fraction = Fraction(1)) -> Fraction:
+        """The backer's expected gain for each unit he stakes at ``odds`` (the layer pays ``odds`` a unit when
+        the bet wins): ``p * odds - (1 - p)``; the layer's is the same with its sign changed.
+
+        >>> analyse_bet("next 7").value(Fraction(5))  # at the fair odds, 5 to 1, neither side gains
+        Fraction(0, 1)
+        """
+        if odds <= 0:
+            raise InvalidError(f"invalid odds {quoted(odds)}: expected odds above 0")
+        return self.probability * odds - (1 - self.probability)
 
     def to_json_dict(self) -> dict[str, str | float]:
         """The figures as JSON values, exact fractions written ``"a/b"``.

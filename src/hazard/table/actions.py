@@ -32,7 +32,7 @@ from typing import Any
 
 from hazard.core.dice import Roll
 from hazard.core.engine import Call
-from hazard.core.errors import InvalidError
+from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.numbers import fraction_text
 from hazard.table.money import MoneyStyle, check_odds, format_money, parse_money
 
@@ -40,6 +40,7 @@ __all__ = [
     "DICE",
     "REFEREE",
     "Actor",
+    "ActorError",
     "ActorKind",
     "BotPolicy",
     "Call",
@@ -77,6 +78,10 @@ class ActorKind(enum.Enum):
     REFEREE = "referee"
     DICE = "dice"
     """The game's own fair dice, writing their commitments, reveals and the seeds they draw."""
+
+
+class ActorError(IllegalError):
+    """An action its actor may not take at any moment: another player's, or by one who is not at the table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,6 +255,8 @@ class FairState:
     hand: Hand | None = None
     seeds: tuple[tuple[str, str], ...] = ()
     """Each player's own seed now, by name, in the order first set."""
+    revealed: Hand | None = None
+    """The last hand ended and revealed, with its throws: what a table shows to be checked."""
 
     @property
     def current(self) -> Hand | None:
@@ -278,27 +280,28 @@ class FairState:
         if isinstance(item, Committed):
             if item.hand != (0 if last is None else last.number) + 1 or (last and last.server_seed is None):
                 raise fail(f"hand {item.hand} committed out of turn")
-            return FairState(Hand(item.hand, item.commitment), self.seeds)
+            return FairState(Hand(item.hand, item.commitment), self.seeds, self.revealed)
         if isinstance(item, ClientSeeded):
             seeds = dict(self.seeds)
             seeds[item.player] = item.seed
-            return FairState(last, tuple(seeds.items()))
+            return FairState(last, tuple(seeds.items()), self.revealed)
         if isinstance(item, HandOpened):
             if last is None or last.number != item.hand or last.client_seed is not None or last.server_seed:
                 raise fail(f"hand {item.hand} opened out of turn")
-            return FairState(Hand(last.number, last.commitment, item.client_seed), self.seeds)
+            return FairState(Hand(last.number, last.commitment, item.client_seed), self.seeds, self.revealed)
         if isinstance(item, Revealed):
             if last is None or last.number != item.hand or last.server_seed is not None:
                 raise fail(f"hand {item.hand} revealed out of turn")
             if commitment(server_seed_from_hex(item.server_seed)) != last.commitment:
                 raise fail(f"the server seed of hand {item.hand} does not match its commitment")
             ended = Hand(last.number, last.commitment, last.client_seed, item.server_seed, last.throws)
-            return FairState(ended, self.seeds)
+            return FairState(ended, self.seeds, ended)
         if isinstance(item, Roll):
             if last is None or last.client_seed is None or last.server_seed is not None:
                 raise fail("a throw of the fair dice outside an opened hand")
             throws = (*last.throws, (seq, len(last.throws), item))
-            return FairState(Hand(last.number, last.commitment, last.client_seed, None, throws), self.seeds)
+            hand = Hand(last.number, last.commitment, last.client_seed, None, throws)
+            return FairState(hand, self.seeds, self.revealed)
         return self
 
 

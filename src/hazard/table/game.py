@@ -82,11 +82,19 @@ class GameKind(enum.Enum):
     """``hazard play``: one person and bots, the game throwing the dice."""
     REFEREE = "referee"
     """``hazard referee``: people with real dice, a referee typing in what happens."""
+    WEB = "web"
+    """``hazard serve``: a table played from afar, with the server's fair dice or a referee's real dice."""
 
     @property
     def label(self) -> str:
         """The label a game of this kind gets when none is given."""
         return f"hazard {self.value}"
+
+    def resume_text(self, game: int) -> str:
+        """How a game of this kind is carried on."""
+        if self is GameKind.WEB:
+            return f"open it at its table in hazard serve (table {game})"
+        return f"resume it with {self.label} --resume {game}"
 
 
 class Standing(enum.Enum):

@@ -62,6 +62,7 @@ __all__ = [
     "Access",
     "GameStore",
     "GameSummary",
+    "Holder",
     "StaleError",
     "check_game_number",
     "default_database_url",
@@ -71,6 +72,9 @@ MAX_GAME = 2**31 - 1
 """The largest game number a record can hold (every database's integer column holds it)."""
 MAX_DATA = 100_000
 """The most characters one stored entry may have (an action's JSON form is a few hundred at most)."""
+
+MAX_REQUEST = 64
+"""The most characters of a client's own number for an action (:meth:`GameStore.request`)."""
 
 _KIND = "kind"
 """The setting under which the release before the chain kept a game's kind."""
@@ -127,6 +131,14 @@ class _Schema:
     secrets: sa.Table
     """The fair dice's server seeds, each kept here from its commitment, and never exported: a hand's seed is
     shown only by the entry that reveals it when the hand ends."""
+    seats: sa.Table
+    """Who holds which key to a game played from afar: the SHA-256 of each seat's or host's token (never the
+    token itself), written with the entry that seats the player, and never exported."""
+    requests: sa.Table
+    """The client's own number of each action sent from afar, with the entry it made: written with that
+    entry, so an action sent again is recognised, even after a restart, and made once."""
+    closed: sa.Table
+    """The games their host has closed: no more actions, and no longer listed as open."""
 
 
 @cache
@@ -168,7 +180,27 @@ def _schema() -> _Schema:
         sa.Column("hand", sa.Integer, primary_key=True),
         sa.Column("seed", sa.String(64), nullable=False),
     )
-    return _Schema(metadata, games, entries, secrets)
+    seats = sa.Table(
+        "hazard_seats",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("digest", sa.String(64), primary_key=True),
+        sa.Column("player", sa.String(200), nullable=True),  # NULL: the host's
+    )
+    requests = sa.Table(
+        "hazard_requests",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("client", sa.String(MAX_REQUEST), primary_key=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+    )
+    closed = sa.Table(
+        "hazard_closed",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("at", sa.String(40), nullable=False),
+    )
+    return _Schema(metadata, games, entries, secrets, seats, requests, closed)
 
 
 def default_database_url() -> str:
@@ -200,6 +232,17 @@ class GameSummary:
     """None where the record cannot say (its setup is corrupt: loading the game will say why)."""
     ruleset: str
     entries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds a key to a game played from afar: a seated player, or (``player`` None) its host."""
+
+    player: str | None
+
+    @property
+    def is_host(self) -> bool:
+        return self.player is None
 
 
 class StaleError(IllegalError):
@@ -281,12 +324,14 @@ class GameStore:
         settings: Mapping[str, str] | None = None,
         entries: Sequence[tuple[Actor, TableAction | FairNote]] = (),
         secrets: Mapping[int, bytes] | None = None,
+        keys: Mapping[str, str | None] | None = None,
     ) -> GameInfo:
         """Start a new game's record, with its first ``entries`` (the players seated), in one transaction.
 
         So a game is in the record with all of its setup or not at all: a process killed while it starts
         leaves no game with players missing. Returns the setup as it will read back; the entries are numbered
-        from 1 and dated as the game was created.
+        from 1 and dated as the game was created. ``keys`` are digests of tokens and whose they are (None: the
+        host's), as :meth:`holder` reads them.
         """
         self._writable()
         kept = dict(settings or {})
@@ -324,6 +369,8 @@ class GameStore:
                 )
             for hand, drawn in (secrets or {}).items():
                 connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=drawn.hex()))
+            for digest, player in (keys or {}).items():
+                connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
         return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
 
     def append(
@@ -334,6 +381,8 @@ class GameStore:
         *,
         seq: int | None = None,
         secret: tuple[int, bytes] | None = None,
+        key: tuple[str, str] | None = None,
+        request: str | None = None,
     ) -> Entry:
         """Write an entry, entered by ``actor``, at the end of a game's record and commit it.
 
@@ -345,7 +394,9 @@ class GameStore:
         a record without a table (an import), never for a game in play.
 
         ``secret`` is a fair hand's number and server seed, kept (in the same transaction) where only
-        :meth:`secret` reads it: for the entry that commits to it.
+        :meth:`secret` reads it: for the entry that commits to it. ``key`` is the digest of a seat's token and
+        the player it seats, kept with the entry that seats him; ``request`` the client's own number for the
+        action, kept with the entry that makes it (:meth:`request`).
         """
         import sqlalchemy as sa
         from sqlalchemy.exc import IntegrityError
@@ -383,7 +434,12 @@ class GameStore:
                 if secret is not None:
                     hand, seed = secret
                     connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=seed.hex()))
-        except IntegrityError:  # the entry's number is taken: another writer got there first
+                if key is not None:
+                    digest, player = key
+                    connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
+                if request is not None:
+                    connection.execute(schema.requests.insert().values(game=game, client=request, seq=seq))
+        except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
             raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
@@ -405,6 +461,69 @@ class GameStore:
             return bytes.fromhex(found) if isinstance(found, str) and len(found) == 64 else None
         except ValueError:
             return None
+
+    def holder(self, game: int, digest: str) -> Holder | None:
+        """Whose is the token of SHA-256 ``digest`` in game ``game``: a player's, the host's, or nobody's."""
+        import sqlalchemy as sa
+
+        seats = _schema().seats
+        with self._read() as connection:
+            if not self._has(connection, seats):
+                return None
+            found = connection.execute(
+                sa.select(seats.c.player).where(seats.c.game == game, seats.c.digest == digest)
+            ).first()
+        if found is None:
+            return None
+        return Holder(None if found[0] is None else str(found[0]))
+
+    def requests(self, game: int) -> dict[str, int]:
+        """Every client's number of an action made in game ``game``, with the entry it made (for a server
+        that keeps them, and reads them again whenever another writer has moved the game on)."""
+        import sqlalchemy as sa
+
+        requests = _schema().requests
+        with self._read() as connection:
+            if not self._has(connection, requests):
+                return {}
+            rows = connection.execute(
+                sa.select(requests.c.client, requests.c.seq).where(requests.c.game == game)
+            ).all()
+        return {str(client): int(seq) for client, seq in rows}
+
+    def close_game(self, game: int) -> None:
+        """Close a game played from afar: it takes no more actions (closing it twice is closing it once)."""
+        import sqlalchemy as sa
+
+        self._writable()
+        closed = _schema().closed
+        with self._write() as connection:
+            there = connection.execute(sa.select(closed.c.game).where(closed.c.game == game)).first()
+            if there is None:
+                connection.execute(closed.insert().values(game=game, at=_now()))
+
+    def closed(self) -> frozenset[int]:
+        """The games their host has closed."""
+        import sqlalchemy as sa
+
+        closed = _schema().closed
+        with self._read() as connection:
+            if not self._has(connection, closed):
+                return frozenset()
+            return frozenset(int(game) for game in connection.execute(sa.select(closed.c.game)).scalars())
+
+    def heads(self, games: Sequence[int]) -> dict[int, int]:
+        """How many entries each of ``games`` has now: one cheap read, for a watcher of other writers."""
+        import sqlalchemy as sa
+
+        if not games or self._layout is not _Layout.CHAINED:
+            return {}
+        table = _schema().games
+        with self._read() as connection:
+            rows = connection.execute(
+                sa.select(table.c.id, table.c.entries).where(table.c.id.in_(list(games)))
+            ).all()
+        return {int(game): int(count) for game, count in rows}
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
@@ -511,6 +630,12 @@ class GameStore:
                 ) from None
             entries.append(Entry(seq, at, actor, item))
         return replay(info, entries)
+
+    def _has(self, connection: sa.Connection, table: sa.Table) -> bool:
+        """Whether ``table`` is there: a record opened for writing has every table of this release."""
+        import sqlalchemy as sa
+
+        return self._access is not Access.READ or sa.inspect(connection).has_table(table.name)
 
     def _writable(self) -> None:
         if self._access is Access.READ or self._layout is not _Layout.CHAINED:

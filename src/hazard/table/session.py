@@ -24,12 +24,14 @@ from hazard.table.actions import (
     DICE,
     REFEREE,
     Actor,
+    ActorError,
     SetSeed,
     Sit,
     Stake,
     TableAction,
     ThrowDice,
     action_text,
+    check_name,
     parse_action,
 )
 from hazard.table.bots import BotBrains, BotMove
@@ -119,6 +121,8 @@ class Session:
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
+    missed: list[Recorded] = field(default_factory=list)
+    """Entries other writers made, read by :meth:`catch_up`, until a front end takes them to show."""
 
     def __post_init__(self) -> None:
         if self.timeline is None:
@@ -200,7 +204,7 @@ class Session:
         if info.kind is not kind:
             raise IllegalError(
                 f"illegal resume of game {info.id} as a {kind.label} game: it is a {info.kind.label} game "
-                f"({info.dice.describe(info.seed)}); resume it with {info.kind.label} --resume {info.id}"
+                f"({info.dice.describe(info.seed)}); {info.kind.resume_text(info.id)}"
             )
         source = None if info.dice is DiceKind.FAIR else dice_for(info.dice, info.seed)
         session = cls(
@@ -244,10 +248,20 @@ class Session:
 
     # --- acting -------------------------------------------------------------------------------------------
 
-    def act(self, command: TableAction | ThrowDice | SetSeed | str, *, by: Actor) -> list[Recorded]:
+    def act(
+        self,
+        command: TableAction | ThrowDice | SetSeed | str,
+        *,
+        by: Actor,
+        client: str | None = None,
+        key: str | None = None,
+    ) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
         Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
+        ``client`` is the sender's own number for the action, kept with the entry that makes it (the throw
+        itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player. Both are
+        written in that entry's transaction (:meth:`GameStore.append`).
 
         - ``throw`` (:class:`ThrowDice`) throws the game's own dice (:meth:`throw`);
         - a caster's stake under the bank arrangement is covered by the first bot that can;
@@ -256,9 +270,9 @@ class Session:
         if isinstance(command, str):
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
         if isinstance(command, ThrowDice):
-            return self.throw(by=by)
+            return self.throw(by=by, client=client)
         if isinstance(command, SetSeed):
-            return [self.set_seed(command, by=by)]
+            return [self.set_seed(command, by=by, client=client)]
         table = self.table
         if (
             isinstance(command, Stake)
@@ -277,26 +291,31 @@ class Session:
                 raise IllegalError(
                     f"illegal {action_text(command)} by {by}: no one at the table can cover it as the bank"
                 )
-            return [self.play(replace(command, player=bank), by=Actor.player(bank))]
+            return [self.play(replace(command, player=bank), by=Actor.player(bank), client=client)]
         if (
             isinstance(command, Stake)
             and (by.is_referee or by.name == command.player)
             and self.brains.consents(table, command)
         ):
             assert table.caster is not None
-            return [self.play(replace(command, consent=True), by=Actor.player(table.caster))]
-        return [self.play(command, by=by)]
+            return [self.play(replace(command, consent=True), by=Actor.player(table.caster), client=client)]
+        if key is not None and not isinstance(command, Sit):
+            raise IllegalError(f"illegal {action_text(command)} by {by}: only a sit gives a seat its key")
+        return [self.play(command, by=by, client=client, key=key)]
 
-    def play(self, action: TableAction, *, by: Actor) -> Recorded:
+    def play(
+        self, action: TableAction, *, by: Actor, client: str | None = None, key: str | None = None
+    ) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
         if isinstance(action, Roll) and self.info.dice.own:
             raise IllegalError(
                 f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
                 f"{self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming one"
             )
-        return self._record(action, by)
+        seat = None if key is None or not isinstance(action, Sit) else (key, check_name(action.name))
+        return self._record(action, by, client=client, key=seat)
 
-    def throw(self, *, by: Actor) -> list[Recorded]:
+    def throw(self, *, by: Actor, client: str | None = None) -> list[Recorded]:
         """Throw the game's own dice, for the caster: by the caster, the referee, or anyone for a bot caster.
 
         A bot caster that must call a main calls it first.
@@ -309,7 +328,7 @@ class Session:
         if caster is None:
             raise IllegalError(f"illegal throw by {by}: nobody is at the table yet")
         if by.name is not None and not self.table.seated(by.name):
-            raise IllegalError(f"illegal throw by {by}: {by} is not at the table, and acts for nobody")
+            raise ActorError(f"illegal throw by {by}: {by} is not at the table, and acts for nobody")
         thrower, done = by, []
         if self.table.player(caster).bot is not None:
             call = self.brains.call(self.table)
@@ -319,10 +338,10 @@ class Session:
         check_throw(self.table, by=thrower)
         if self.fair is None:
             assert self.dice is not None
-            return [*done, self._record(self.dice.throw(self.table.throws), thrower)]
-        return [*done, *self._fair_throw(thrower)]
+            return [*done, self._record(self.dice.throw(self.table.throws), thrower, client=client)]
+        return [*done, *self._fair_throw(thrower, client)]
 
-    def _fair_throw(self, thrower: Actor) -> list[Recorded]:
+    def _fair_throw(self, thrower: Actor, client: str | None) -> list[Recorded]:
         """Throw the fair dice: the hand's client seed fixed at its first throw (a seed drawn for each player
         who set none), then the throw its seeds and nonce give."""
         assert self.fair is not None
@@ -342,9 +361,9 @@ class Session:
             assert hand is not None
             assert hand.client_seed is not None
         roll = fair_throw(self.secret, hand.client_seed, len(hand.throws))
-        return [*done, self._record(roll, thrower)]
+        return [*done, self._record(roll, thrower, client=client)]
 
-    def set_seed(self, request: SetSeed, *, by: Actor) -> Recorded:
+    def set_seed(self, request: SetSeed, *, by: Actor, client: str | None = None) -> Recorded:
         """Set a player's own seed for the fair dice, from the next hand on: by him, or by the referee."""
         if self.fair is None:
             raise IllegalError(
@@ -353,7 +372,7 @@ class Session:
             )
         player = self.table.player(request.player).name
         if not by.is_referee and by.name != player:
-            raise IllegalError(f"illegal seed for {player} by {by}: a player sets only his own seed")
+            raise ActorError(f"illegal seed for {player} by {by}: a player sets only his own seed")
         seed = check_client_seed(request.seed)
         hand = self.fair.current
         if hand is not None and hand.client_seed is not None:
@@ -361,19 +380,33 @@ class Session:
                 f"illegal seed for {player} in hand {hand.number}: its dice have been thrown with the seeds "
                 "fixed at its first throw; set a seed between hands, once the dice pass"
             )
-        return self._note(ClientSeeded(player, seed), by)
+        return self._note(ClientSeeded(player, seed), by, client=client)
 
-    def _note(self, note: FairNote, by: Actor, secret: tuple[int, bytes] | None = None) -> Recorded:
+    def _note(
+        self,
+        note: FairNote,
+        by: Actor,
+        secret: tuple[int, bytes] | None = None,
+        *,
+        client: str | None = None,
+    ) -> Recorded:
         assert self.fair is not None
         fair = self.fair.after(len(self.entries) + 1, note)
-        entry = self._append(by, note, secret=secret)
+        entry = self._append(by, note, secret=secret, client=client)
         self.fair = fair
         return Recorded(entry, ())
 
-    def _record(self, action: TableAction, by: Actor) -> Recorded:
+    def _record(
+        self,
+        action: TableAction,
+        by: Actor,
+        *,
+        client: str | None = None,
+        key: tuple[str, str] | None = None,
+    ) -> Recorded:
         table, events = apply_action(self.table, action, by=by)
         fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
-        entry = self._append(by, action)
+        entry = self._append(by, action, client=client, key=key)
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
@@ -396,21 +429,32 @@ class Session:
         self.secret = secret
 
     def _append(
-        self, by: Actor, item: TableAction | Correction | FairNote, *, secret: tuple[int, bytes] | None = None
+        self,
+        by: Actor,
+        item: TableAction | Correction | FairNote,
+        *,
+        secret: tuple[int, bytes] | None = None,
+        client: str | None = None,
+        key: tuple[str, str] | None = None,
     ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
         up with the record (so this one never writes from a stale table) and say so."""
         seq = len(self.entries) + 1
         try:
-            entry = self.store.append(self.game, by, item, seq=seq, secret=secret)
+            entry = self.store.append(self.game, by, item, seq=seq, secret=secret, key=key, request=client)
         except StaleError:
             self.catch_up()
             raise StaleError(self.game, seq, len(self.entries), caught_up=True) from None
         self.entries.append(entry)
         return entry
 
-    def catch_up(self) -> None:
-        """Reload the game from its record: the table as the record now has it, whoever wrote it."""
+    def catch_up(self) -> list[Recorded]:
+        """Reload the game from its record: the table as the record now has it, whoever wrote it.
+
+        Returns the entries this session had not seen, with their events; they are also kept in
+        :attr:`missed` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
+        """
+        known = len(self.entries)
         replayed = self.store.load(self.game)
         self.table = replayed.table
         self.entries = list(replayed.entries)
@@ -418,6 +462,9 @@ class Session:
         if self.fair is not None:
             self.fair = replayed.ledger.state
             self.secret = self._kept_secret()
+        caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
+        self.missed.extend(caught)
+        return caught
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.

@@ -31,6 +31,7 @@ from hazard.core.rules import StakeArrangement
 from hazard.core.state import Outcome, Phase
 from hazard.table.actions import (
     Actor,
+    ActorError,
     CancelBet,
     OfferBet,
     PassDice,
@@ -135,17 +136,17 @@ def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
     what = f"illegal {action_text(action)} by {by}"
     if isinstance(action, Sit):
         if " ".join(action.name.split()) != by.name:
-            raise IllegalError(
+            raise ActorError(
                 f"{what} at the {table}: a player sits only himself down; the referee seats others"
             )
         return
     if not table.seated(by.name):
         seated = ", ".join(p.name for p in table.players) or "nobody"
-        raise IllegalError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
+        raise ActorError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
     owner = acting_for(table, action)
     if isinstance(action, Stake) and action.consent and _needs_consent(table):
         if by.name != table.caster:
-            raise IllegalError(
+            raise ActorError(
                 f"{what} at the {table}: a bet laid once the chance is set is the caster's to accept; "
                 f"{table.caster}, the caster, enters it with consent"
             )
@@ -154,7 +155,7 @@ def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
         return
     if isinstance(action, Call | Roll | PassDice):
         verb = {Call: "calls the main", Roll: "throws the dice", PassDice: "passes the dice"}[type(action)]
-        raise IllegalError(f"{what} at the {table}: only the caster, {owner}, {verb}")
+        raise ActorError(f"{what} at the {table}: only the caster, {owner}, {verb}")
     rule = {
         Stake: "a player stakes only for himself",
         Withdraw: "a player withdraws only his own stakes",
@@ -162,7 +163,7 @@ def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
         TakeBet: "a player takes a side bet only for himself",
         CancelBet: "a player withdraws only his own side bets",
     }[type(action)]
-    raise IllegalError(f"{what} at the {table}: {rule} (this is {owner}'s)")
+    raise ActorError(f"{what} at the {table}: {rule} (this is {owner}'s)")
 
 
 def _needs_consent(table: Table) -> bool:
