@@ -10,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hazard.cli.app import MAX_WHOLE, whole_number
 from hazard.core.errors import InvalidError, quoted
-from hazard.table import Actor, SetSeed, TableAction, ThrowDice, is_verb, parse_action
+from hazard.table import (
+    FIX_USAGE,
+    Actor,
+    Fix,
+    SetSeed,
+    TableAction,
+    ThrowDice,
+    is_verb,
+    parse_action,
+    parse_fix,
+)
 
 __all__ = ["PLAY_HELP", "REFEREE_HELP", "Act", "Command", "Fix", "Meta", "parse_line"]
 
@@ -31,14 +40,6 @@ class Meta:
     word: str
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """Correct the record: entry ``target`` (None: the last action standing) is void, or replaced."""
-
-    target: int | None
-    replacement: TableAction | None = None
-
-
 Command = Act | Meta | Fix
 
 _META = {
@@ -54,23 +55,6 @@ _META = {
     "q": "quit",
     "exit": "quit",
 }
-_FIX_USAGE = {
-    "undo": "undo",
-    "void": "void N, e.g. void 7",
-    "fix": "fix N COMMAND, e.g. fix 7 3-4",
-}
-
-
-def _entry(text: str) -> int:
-    # Read by the command line's one reader of whole numbers: ASCII digits, counted before int(), bounded
-    # as the record's numbers are.
-    return whole_number(
-        text,
-        what="entry number",
-        low=1,
-        high=MAX_WHOLE,
-        expected="an entry number, the [N] before a recorded line (see log)",
-    )
 
 
 def parse_line(line: str, *, by: Actor, players: Sequence[str], referee: bool) -> Command | None:
@@ -96,29 +80,17 @@ def parse_line(line: str, *, by: Actor, players: Sequence[str], referee: bool) -
     if referee:
         if not text:
             return None
-        if verb in _FIX_USAGE:
-            return _fix(verb, rest, text, by, players)
+        if verb in FIX_USAGE:
+            return _fix(text, by, players)
     if not is_verb(verb):
         raise InvalidError(f"unknown command {quoted(text)}: type help for the commands")
     return Act(parse_action(text, by=by, players=players))
 
 
-def _fix(verb: str, rest: str, text: str, by: Actor, players: Sequence[str]) -> Fix:
-    words = rest.split(maxsplit=1)
-    if verb == "undo":
-        if rest:
-            raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
-        return Fix(None)
-    if verb == "void":
-        if len(words) != 1:
-            raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
-        return Fix(_entry(words[0]))
-    if len(words) != 2:
-        raise InvalidError(f"invalid command {quoted(text)}: expected {_FIX_USAGE[verb]}")
-    replacement = parse_action(words[1], by=by, players=players)
-    if isinstance(replacement, ThrowDice | SetSeed):
-        raise InvalidError(f"invalid command {quoted(text)}: an entry can only be replaced by an action")
-    return Fix(_entry(words[0]), replacement)
+def _fix(text: str, by: Actor, players: Sequence[str]) -> Fix:
+    fix = parse_fix(text, by=by, players=players)
+    assert fix is not None
+    return fix
 
 
 PLAY_HELP = """\

@@ -24,6 +24,7 @@ table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact frac
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.table.actions import (
     DICE,
+    FIX_USAGE,
     REFEREE,
     Actor,
     ActorError,
@@ -31,6 +32,7 @@ from hazard.table.actions import (
     BotPolicy,
     Call,
     CancelBet,
+    Fix,
     OfferBet,
     PassDice,
     Roll,
@@ -47,6 +49,7 @@ from hazard.table.actions import (
     check_name,
     is_verb,
     parse_action,
+    parse_fix,
 )
 from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
 from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
@@ -116,6 +119,7 @@ from hazard.table.verify import HandCheck, Verification, verify_game
 
 __all__ = [
     "DICE",
+    "FIX_USAGE",
     "FORMAT",
     "MAX_GAME",
     "MAX_REQUEST",
@@ -143,6 +147,7 @@ __all__ = [
     "Entry",
     "FairNote",
     "FairState",
+    "Fix",
     "GameInfo",
     "GameKind",
     "GameStore",
@@ -215,6 +220,7 @@ __all__ = [
     "new_table",
     "note_text",
     "parse_action",
+    "parse_fix",
     "parse_money",
     "replay",
     "standing",

@@ -32,12 +32,13 @@ from typing import Any
 
 from hazard.core.dice import Roll
 from hazard.core.engine import Call
-from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.errors import IllegalError, InvalidError, quoted
 from hazard.core.numbers import fraction_text
 from hazard.table.money import MoneyStyle, check_odds, format_money, parse_money
 
 __all__ = [
     "DICE",
+    "FIX_USAGE",
     "REFEREE",
     "Actor",
     "ActorError",
@@ -45,6 +46,7 @@ __all__ = [
     "BotPolicy",
     "Call",
     "CancelBet",
+    "Fix",
     "OfferBet",
     "PassDice",
     "Roll",
@@ -65,6 +67,7 @@ __all__ = [
     "name_key",
     "name_text",
     "parse_action",
+    "parse_fix",
 ]
 
 MAX_NAME = 40
@@ -481,6 +484,66 @@ def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableA
             return CancelBet(number)
         return TakeBet(number, read.name_then(words[1])[0] if len(words) > 1 else read.me())
     raise InvalidError(f"unknown command {read.text[:60]!r}: expected one of {', '.join(VERBS)}, or a roll")
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """The referee's correction of the record: entry ``target`` (None: the last action standing) is void, or
+    should have been ``replacement``."""
+
+    target: int | None
+    replacement: TableAction | None = None
+
+
+FIX_USAGE = {
+    "undo": "undo",
+    "void": "void N, e.g. void 7",
+    "fix": "fix N COMMAND, e.g. fix 7 3-4",
+}
+"""The referee's corrections in their text form, each with its usage."""
+_MAX_ENTRY = 2**63 - 1
+
+
+def parse_fix(text: str, *, by: Actor, players: Sequence[str] = ()) -> Fix | None:
+    """Read a referee's correction (``undo``, ``void N``, ``fix N COMMAND``); None where ``text`` is none.
+
+    >>> parse_fix("fix 7 2-5", by=REFEREE), parse_fix("void 3", by=REFEREE), parse_fix("throw", by=REFEREE)
+    (Fix(target=7, replacement=Roll(a=2, b=5)), Fix(target=3, replacement=None), None)
+    """
+    text = " ".join(text.split())
+    verb, _, rest = text.partition(" ")
+    verb = verb.lower()
+    if verb not in FIX_USAGE:
+        return None
+    shown = quoted(text)
+    words = rest.split(maxsplit=1)
+    if verb == "undo":
+        if rest:
+            raise InvalidError(f"invalid command {shown}: expected {FIX_USAGE[verb]}")
+        return Fix(None)
+    if verb == "void":
+        if len(words) != 1:
+            raise InvalidError(f"invalid command {shown}: expected {FIX_USAGE[verb]}")
+        return Fix(_entry_number(words[0]))
+    if len(words) != 2:
+        raise InvalidError(f"invalid command {shown}: expected {FIX_USAGE[verb]}")
+    replacement = parse_action(words[1], by=by, players=players)
+    if isinstance(replacement, ThrowDice | SetSeed):
+        raise InvalidError(f"invalid command {shown}: an entry can only be replaced by an action")
+    return Fix(_entry_number(words[0]), replacement)
+
+
+def _entry_number(text: str) -> int:
+    # The digits are counted before int(), so no length of text reaches it.
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit() and len(digits) <= len(str(_MAX_ENTRY))) or not (
+        1 <= int(digits) <= _MAX_ENTRY
+    ):
+        raise InvalidError(
+            f"invalid entry number {quoted(text)}: expected an entry number, the [N] before a recorded line "
+            "(see log)"
+        )
+    return int(digits)
 
 
 def is_verb(word: str) -> bool:
