@@ -12,11 +12,11 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml src/hazard/__init__.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	$(BIN)/python -m pip install --quiet --editable '.[postgres]' --group dev
+	$(BIN)/python -m pip install --quiet --editable '.[postgres,web]' --group dev
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hazard play
+	$(BIN)/hazard serve
 
 test: lint typecheck layers unit
 

@@ -30,6 +30,7 @@ COMMANDS = {
     "record": "record",
     "simulate": "simulate",
     "verify": "verify",
+    "serve": "serve",
 }
 """Each command of the program, and the module of :mod:`hazard.cli` that registers it on the app."""
 

@@ -50,8 +50,10 @@ from hazard.table.actions import (
     is_verb,
     parse_action,
     parse_fix,
+    parse_odds,
 )
 from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
+from hazard.table.choices import Choices, choices
 from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
 from hazard.table.events import (
     AnyEvent,
@@ -139,6 +141,7 @@ __all__ = [
     "Call",
     "CancelBet",
     "CasterChanged",
+    "Choices",
     "ClientSeeded",
     "Committed",
     "Correction",
@@ -202,6 +205,7 @@ __all__ = [
     "check_game_number",
     "check_name",
     "check_seats",
+    "choices",
     "commitment",
     "default_database_url",
     "effective_actions",
@@ -222,6 +226,7 @@ __all__ = [
     "parse_action",
     "parse_fix",
     "parse_money",
+    "parse_odds",
     "replay",
     "standing",
     "table_json",

@@ -68,6 +68,7 @@ __all__ = [
     "name_text",
     "parse_action",
     "parse_fix",
+    "parse_odds",
 ]
 
 MAX_NAME = 40
@@ -406,8 +407,12 @@ def _number(text: str, what: str, pattern: re.Pattern[str] = _BET_NUMBER) -> int
     return int(match.group(1) if match.groups() else match.group(0))
 
 
-def _odds(text: str | None) -> Fraction:
-    """Odds as people write them: ``2/1``, ``5:2``, ``3 to 1``, ``1.5`` or ``evens``."""
+def parse_odds(text: str | None) -> Fraction:
+    """Odds as people write them: ``2/1``, ``5:2``, ``3 to 1``, ``1.5`` or ``evens`` (None: even money).
+
+    >>> parse_odds("5:2"), parse_odds("evens")
+    (Fraction(5, 2), Fraction(1, 1))
+    """
     if text is None or text.lower() in ("evens", "even money", "even"):
         return Fraction(1)
     match = _ODDS.fullmatch(text)
@@ -586,7 +591,7 @@ def _offer(read: _Reader) -> OfferBet:
     if not bet.strip():
         raise read.fail()
     backer, amount = read.whose_sum(head, "side bet amount")
-    return OfferBet(backer, bet.strip(), amount, _odds(odds))
+    return OfferBet(backer, bet.strip(), amount, parse_odds(odds))
 
 
 # --- the JSON form ----------------------------------------------------------------------------------------

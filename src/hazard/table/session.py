@@ -146,12 +146,14 @@ class Session:
         brains: BotBrains | None = None,
         seats: Sequence[Sit] = (),
         seated_by: Actor | None = None,
+        keys: Mapping[str, str | None] | None = None,
     ) -> Session:
         """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game.
 
         ``seats`` are the players at the table from the start, each seated by ``seated_by`` (None: himself).
         They are written with the game in one transaction, so the record holds the game with every one of
-        them or not at all; :attr:`opening` says what each did.
+        them or not at all; :attr:`opening` says what each did. ``keys`` are digests of tokens to the game
+        and whose they are (None: its host's), written in that transaction too (:meth:`GameStore.holder`).
         """
         source = None if dice is DiceKind.FAIR else dice_for(dice, seed)
         table = new_table(ruleset, paytable, stakes)
@@ -181,6 +183,7 @@ class Session:
             settings=settings,
             entries=moves,
             secrets=None if secret is None else {1: secret},
+            keys=keys,
         )
         entries = [Entry(seq, info.created, by, item) for seq, (by, item, _) in enumerate(opened, start=1)]
         opening = tuple(

@@ -1,0 +1,74 @@
+"""``hazard serve``: the web table (:mod:`hazard.web`) on a game record, until stopped with Ctrl-C.
+
+The only command that imports the web layer, and only when it runs: it needs the optional extra
+``hazard[web]`` (FastAPI and uvicorn), and says so where it is missing.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Annotated
+
+import typer
+
+from hazard.cli.app import app, console, whole_number
+from hazard.cli.record import DbOption
+from hazard.core.errors import InvalidError, quoted
+
+__all__ = ["serve"]
+
+MAX_HOST = 253
+"""The longest host name (DNS's limit)."""
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="The address to listen on; 0.0.0.0 for every network.")
+    ] = "127.0.0.1",
+    port: Annotated[str, typer.Option("--port", help="The port to listen on, 1 to 65535.")] = "8000",
+    db: DbOption = None,
+) -> None:
+    """Serve the web table: a lobby, tables with fair dice or a referee's real dice, and the JSON API."""
+    number = whole_number(port, what="--port", low=1, high=65535)
+    _check_host(host)
+    try:
+        import uvicorn
+
+        from hazard.web import WebConfig, create_app
+    except ImportError as error:
+        raise InvalidError(
+            f"hazard serve needs the web extra ({error.name} is missing): pip install 'hazard[web]'"
+        ) from None
+    _check_free(host, number)
+    application = create_app(WebConfig(db=db))  # a bad --db is refused here, before anything listens
+    shown = f"[{host}]" if ":" in host else host
+    console().print(f"hazard serves the web table at http://{shown}:{number}/ (Ctrl-C stops it)")
+    uvicorn.run(
+        application,
+        host=host,
+        port=number,
+        log_level="warning",
+        ws_max_size=65_536,
+        timeout_graceful_shutdown=3,
+    )
+
+
+def _check_host(host: str) -> None:
+    if not host or len(host) > MAX_HOST or not host.isascii() or any(c.isspace() for c in host):
+        raise InvalidError(f"invalid --host {quoted(host)}: expected an address such as 127.0.0.1 or 0.0.0.0")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse an address that cannot be listened on, with its reason, before the record is opened."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise InvalidError(f"invalid --host {quoted(host)}: {error}") from None
+    family, kind, proto, _, address = found[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise InvalidError(f"cannot listen on {host}:{port}: {error.strerror}") from None

@@ -1,0 +1,415 @@
+"""The web table's server: the JSON API, the live socket and the pages, over one :class:`~hazard.web.hub.Hub`.
+
+Nothing here decides anything about the game: requests are parsed, handed to the hub (which hands them to
+:mod:`hazard.table`), and the answer rendered. Every refusal is one JSON object ``{"error": MESSAGE}`` with
+the table service's own message: 422 for what is malformed, 409 for what is not allowed now, 403 for acting
+for someone else (or as a spectator), 404 for a table that is not there, 413 for a body too large and 429
+for too many requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hazard.analysis.bets import analyse_bet
+from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
+from hazard.core.numbers import fraction_text
+from hazard.core.rules import StakeArrangement
+from hazard.core.rulesets import (
+    builtin_paytables,
+    builtin_rulesets,
+    find_paytable,
+    find_ruleset,
+    ruleset_from_toml,
+)
+from hazard.table import (
+    MAX_GAME,
+    ActorError,
+    BotPolicy,
+    DiceKind,
+    GameStore,
+    Holder,
+    MoneyStyle,
+    StaleError,
+    game_json,
+    parse_money,
+    parse_odds,
+    table_paytable,
+)
+from hazard.web.hub import Hub, NoSuchTable, TableSpec
+from hazard.web.limits import Limits, LimitsMiddleware
+from hazard.web.pages import Pages
+
+__all__ = ["WebConfig", "create_app"]
+
+MAX_RULESET_TEXT = 65_536
+"""The longest ruleset file the lobby takes (the built-in ones are a few kilobytes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """How a server runs: its record, and its limits."""
+
+    db: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    poll: float = 0.5
+
+
+# --- request bodies (their schema is the OpenAPI page's) ---------------------------------------------------
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewTable(_Body):
+    """A table to set up: a built-in ruleset by id, or a ruleset file's text."""
+
+    ruleset: str | None = Field(None, max_length=64, description="a built-in ruleset's id, e.g. wikipedia")
+    ruleset_toml: str | None = Field(None, max_length=MAX_RULESET_TEXT, description="a ruleset file's text")
+    paytable: str | None = Field(None, max_length=64, description="a built-in paytable's id")
+    stakes: StakeArrangement | None = None
+    dice: DiceKind = Field(DiceKind.FAIR, description="fair: the server's fair dice; typed: a referee's")
+    money: MoneyStyle = MoneyStyle.DECIMAL
+    label: str = Field("", max_length=80)
+    bot_unit: str = Field("1", max_length=64, description="what the bots stake")
+
+
+class NewSeat(_Body):
+    name: str = Field(max_length=200)
+    bankroll: str = Field(max_length=64)
+
+
+class NewBot(_Body):
+    name: str = Field(max_length=200)
+    bankroll: str = Field(max_length=64)
+    policy: BotPolicy = BotPolicy.SETTER
+
+
+class NewAction(_Body):
+    action: str = Field(max_length=2000, description="the action in the terminal's text form, e.g. call 7")
+    id: str | None = Field(None, max_length=200, description="the client's own number for the action")
+    based_on: int | None = Field(
+        None, ge=0, le=MAX_GAME, description="the last entry the sender saw: refused if the dice moved since"
+    )
+
+
+class Refusal(BaseModel):
+    error: str
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Refusal, "description": what}
+    for code, what in (
+        (403, "acting for another seat, or as a spectator"),
+        (404, "no such table"),
+        (409, "not allowed now"),
+        (413, "the body is too large"),
+        (422, "malformed"),
+        (429, "too many requests"),
+    )
+}
+
+
+def _refusal(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _status(error: HazardError) -> int:
+    if isinstance(error, NoSuchTable):
+        return 404
+    if isinstance(error, ActorError):
+        return 403
+    if isinstance(error, IllegalError | StaleError):
+        return 409
+    return 422
+
+
+def _token(request: Request | WebSocket, game: int, role: str | None = None) -> str | None:
+    """The token a request carries: ``Authorization: Bearer``, else the page's cookie for the table."""
+    header = request.headers.get("authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip() or None
+    if role is None:
+        role = request.headers.get("x-hazard-role", "seat")
+    name = f"hazard_host_{game}" if role == "host" else f"hazard_seat_{game}"
+    return request.cookies.get(name)
+
+
+def _cookie(response: Response, game: int, role: str, token: str) -> None:
+    response.set_cookie(
+        f"hazard_{role}_{game}", token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 60, path="/"
+    )
+
+
+def create_app(config: WebConfig | None = None) -> FastAPI:
+    """The server's application, on the record ``config.db`` names (the user's data folder by default)."""
+    config = config or WebConfig()
+    store = GameStore.open(config.db)
+    hub = Hub(store, poll=config.poll)
+    pages = Pages(hub)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(
+        title="hazard",
+        summary="A table of the dice game Hazard, played from any browser",
+        description=(
+            "Tables with the server's provably fair dice or a referee's real dice. Actions are the terminal "
+            "game's text (call 7, throw, stake 5, offer 2 on 4 or 10 before 7, take 3, cancel 3, withdraw, "
+            "pass). Seat and host tokens go in `Authorization: Bearer TOKEN`."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.add_middleware(LimitsMiddleware, limits=config.limits)
+
+    @app.exception_handler(HazardError)
+    async def _hazard(_: Request, error: HazardError) -> JSONResponse:
+        return _refusal(_status(error), str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for problem in error.errors()[:3]:
+            where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body") or "body"
+            problems.append(f"{where}: {problem.get('msg', 'invalid')}")
+        return _refusal(422, "invalid request: " + "; ".join(problems))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _refusal(error.status_code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, error: Exception) -> JSONResponse:  # pragma: no cover - a bug
+        return _refusal(500, f"internal error ({type(error).__name__}); the record is unchanged")
+
+    # --- the JSON API ---------------------------------------------------------------------------------
+
+    @app.get("/api/rulesets", summary="The built-in rulesets and paytables")
+    async def rulesets() -> dict[str, Any]:
+        return {
+            "rulesets": [
+                {"id": r.id, "name": r.name, "paytable": _paytable_id(r.paytable), "stakes": r.stakes.value}
+                for r in builtin_rulesets()
+            ],
+            "paytables": [{"id": p.id, "name": p.name} for p in builtin_paytables()],
+            "stakes": [s.value for s in StakeArrangement],
+            "dice": [DiceKind.FAIR.value, DiceKind.TYPED.value],
+            "money": [m.value for m in MoneyStyle],
+        }
+
+    @app.get("/api/tables", summary="The open tables, newest first")
+    async def tables() -> dict[str, Any]:
+        return {"tables": await asyncio.to_thread(hub.open_tables)}
+
+    @app.post("/api/tables", status_code=201, summary="Set up a table", responses=_REFUSALS)
+    async def create_table(body: NewTable, response: Response) -> dict[str, Any]:
+        spec = _spec(body)
+        live, token = await hub.create(spec)
+        _cookie(response, live.game, "host", token)
+        return {"id": live.game, "host_token": token, "seq": live.seq, "url": f"/tables/{live.game}"}
+
+    @app.get("/api/tables/{game}", summary="A table's state", responses=_REFUSALS)
+    async def table_state(game: Annotated[int, _GAME]) -> dict[str, Any]:
+        return (await hub.table(game)).state()
+
+    @app.get("/api/tables/{game}/record", summary="The table's whole record, as hazard record export writes")
+    async def table_record(game: Annotated[int, _GAME]) -> dict[str, Any]:
+        await hub.table(game)
+        return game_json(await asyncio.to_thread(store.load, game))
+
+    @app.post("/api/tables/{game}/seats", status_code=201, summary="Sit down", responses=_REFUSALS)
+    async def sit(
+        game: Annotated[int, _GAME], body: NewSeat, request: Request, response: Response
+    ) -> dict[str, Any]:
+        by = await _host_or_none(hub, request, game)
+        name, token, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
+        if by is None and token is not None:
+            _cookie(response, game, "seat", token)
+        return {"seat": name, "token": token, "seq": seq, "events": events}
+
+    @app.post(
+        "/api/tables/{game}/bots", status_code=201, summary="Seat a bot (the host)", responses=_REFUSALS
+    )
+    async def bot(game: Annotated[int, _GAME], body: NewBot, request: Request) -> dict[str, Any]:
+        by = await hub.holder(game, _token(request, game, "host"))
+        if by is None or not by.is_host:
+            raise ActorError(f"illegal sit of a bot at table {game}: only the table's host seats a bot")
+        name, _, seq, events = await hub.join(game, body.name, body.bankroll, by=by, bot=body.policy)
+        return {"seat": name, "seq": seq, "events": events}
+
+    @app.post("/api/tables/{game}/actions", summary="Act", responses=_REFUSALS)
+    async def act(game: Annotated[int, _GAME], body: NewAction, request: Request) -> dict[str, Any]:
+        by = await hub.holder(game, _token(request, game))
+        seq, events = await hub.act(game, body.action, by=by, client=body.id, based_on=body.based_on)
+        return {"seq": seq, "events": events}
+
+    @app.post("/api/tables/{game}/close", summary="Close the table (the host)", responses=_REFUSALS)
+    async def close(game: Annotated[int, _GAME], request: Request) -> dict[str, Any]:
+        by = await hub.holder(game, _token(request, game, "host"))
+        await hub.close(game, by=by)
+        return {"closed": game}
+
+    @app.get("/api/tables/{game}/whoami", summary="Who a token is at the table")
+    async def whoami(game: Annotated[int, _GAME], request: Request) -> dict[str, Any]:
+        await hub.table(game)
+        seat = await hub.holder(game, _token(request, game, "seat"))
+        host = await hub.holder(game, _token(request, game, "host"))
+        return {
+            "seat": None if seat is None else seat.player,
+            "host": host is not None and host.is_host,
+        }
+
+    @app.get("/api/bet", summary="A side bet's exact chance, fair odds and value to each side")
+    async def bet(
+        proposition: Annotated[str, Query(max_length=500)],
+        odds: Annotated[str, Query(max_length=64)] = "1",
+        amount: Annotated[str, Query(max_length=64)] = "1",
+    ) -> dict[str, Any]:
+        return _bet(proposition, odds, amount)
+
+    @app.websocket("/api/tables/{game}/live")
+    async def live(websocket: WebSocket, game: int, since: int = -1) -> None:
+        await _follow(hub, websocket, game, since)
+
+    # --- pages ----------------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby() -> HTMLResponse:
+        return HTMLResponse(await pages.lobby())
+
+    @app.get("/tables/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def table_page(game: Annotated[int, _GAME], request: Request) -> HTMLResponse:
+        return HTMLResponse(await pages.table(game, await _page_holder(hub, request, game), mode="table"))
+
+    @app.get("/tables/{game}/view", response_class=HTMLResponse, include_in_schema=False)
+    async def table_view(game: Annotated[int, _GAME], request: Request, mode: str = "table") -> HTMLResponse:
+        if mode not in ("table", "referee", "screen"):
+            raise InvalidError(f"invalid mode {quoted(mode)}: expected table, referee or screen")
+        return HTMLResponse(await pages.view(game, await _page_holder(hub, request, game, mode), mode=mode))
+
+    @app.get("/tables/{game}/referee", response_class=HTMLResponse, include_in_schema=False)
+    async def referee_page(game: Annotated[int, _GAME], request: Request) -> HTMLResponse:
+        holder = await _page_holder(hub, request, game, "referee")
+        return HTMLResponse(await pages.table(game, holder, mode="referee"))
+
+    @app.get("/tables/{game}/screen", response_class=HTMLResponse, include_in_schema=False)
+    async def screen_page(game: Annotated[int, _GAME]) -> HTMLResponse:
+        return HTMLResponse(await pages.table(game, None, mode="screen"))
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        kinds = {"hazard.js": "text/javascript", "hazard.css": "text/css"}
+        if name not in kinds:
+            raise NoSuchTable(f"no such file {quoted(name)}")
+        text = resources.files("hazard.web").joinpath("static", name).read_text(encoding="utf-8")
+        return Response(text, media_type=kinds[name], headers={"cache-control": "max-age=300"})
+
+    return app
+
+
+_GAME = Path(ge=1, le=MAX_GAME, description="the table's number")
+
+
+def _paytable_id(paytable: object) -> str | None:
+    if paytable is None:
+        return None
+    return paytable if isinstance(paytable, str) else str(getattr(paytable, "id", ""))
+
+
+def _spec(body: NewTable) -> TableSpec:
+    if (body.ruleset is None) == (body.ruleset_toml is None):
+        raise InvalidError(
+            "invalid table: give either ruleset (a built-in id) or ruleset_toml (a file's text)"
+        )
+    if body.ruleset_toml is not None:
+        ruleset = ruleset_from_toml(body.ruleset_toml, "the uploaded ruleset")
+    else:
+        assert body.ruleset is not None
+        ruleset = find_ruleset(body.ruleset)
+    if body.paytable is not None:
+        find_paytable(body.paytable)  # a name that is not a paytable is refused as such
+    paytable, _ = table_paytable(ruleset, body.paytable)
+    unit = parse_money(body.bot_unit, what="bot stake unit")
+    return TableSpec(
+        ruleset, paytable, body.stakes, body.dice, body.money, " ".join(body.label.split()), unit
+    )
+
+
+def _bet(proposition: str, odds_text: str, amount_text: str) -> dict[str, Any]:
+    """The figures shown before a side bet is offered: exact, and for the stake given."""
+    analysis = analyse_bet(proposition)
+    odds = parse_odds(odds_text)
+    amount = parse_money(amount_text, what="amount")
+    backer = analysis.value(odds) * amount
+    return {
+        **analysis.to_json_dict(),
+        "odds": fraction_text(odds),
+        "amount": fraction_text(amount),
+        "backer_value": fraction_text(backer),
+        "backer_value_float": float(backer),
+        "layer_value": fraction_text(-backer),
+        "layer_value_float": float(-backer),
+    }
+
+
+async def _host_or_none(hub: Hub, request: Request, game: int) -> Holder | None:
+    """The host, where the request carries the host's token (seating someone else); else None."""
+    holder = await hub.holder(game, _token(request, game, "host"))
+    if holder is not None and holder.is_host:
+        return holder
+    if request.headers.get("authorization") and holder is not None:
+        return holder  # a seat's token, which seats nobody else: the hub says so
+    return None
+
+
+async def _page_holder(hub: Hub, request: Request, game: int, mode: str = "table") -> Holder | None:
+    await hub.table(game)
+    return await hub.holder(game, _token(request, game, "host" if mode == "referee" else "seat"))
+
+
+async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None:
+    """Send a client what it missed since entry ``since`` (everything, at -1), then every update as it comes.
+
+    The client says nothing; a client that drops reconnects with the last entry number it saw.
+    """
+    try:
+        live = await hub.table(game)
+    except HazardError as error:
+        await websocket.close(code=4404 if isinstance(error, NoSuchTable) else 4422, reason=str(error)[:120])
+        return
+    await websocket.accept()
+    queue = hub.subscribe(live)
+    try:
+        first = live.since(since) if since >= 0 else live.since(-1)
+        await websocket.send_json(first.to_json())
+        while True:
+            update = await queue.get()
+            if update is None:
+                break
+            await websocket.send_json(update.to_json())
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.unsubscribe(live, queue)
+        with contextlib.suppress(RuntimeError):
+            await websocket.close()

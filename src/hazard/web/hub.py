@@ -1,0 +1,628 @@
+"""The server's tables: one live session per table, its actions in one order, its news to every client.
+
+Each table is a :class:`hazard.table.Session` kept in memory once loaded (so a long game is replayed once,
+when the server first needs it, not on every action) behind one lock: of two actions sent at once, one is
+applied after the other. Every action is written to the record and committed by the session before the hub
+answers or tells anyone, so what a client was told is what the record holds.
+
+Several servers may share one record. The record orders each table's actions (an append from a table that
+another server has moved on is refused, and the session catches up, then tries again); the hub learns of
+what others wrote by watching the games' heads, woken at once by PostgreSQL's LISTEN/NOTIFY where there is
+one, and by a short poll otherwise. The record stays the truth: a notification only says "look".
+
+Clients follow a table by its record's entry numbers (the version, as in lichess's versioned socket): a
+client that knows entry N gets every entry after N, or the whole state when it has missed more than the hub
+keeps (:data:`KEPT`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import re
+import secrets
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from hazard.core.errors import IllegalError, InvalidError, quoted
+from hazard.core.paytable import Paytable
+from hazard.core.rules import Ruleset, StakeArrangement
+from hazard.table import (
+    MAX_REQUEST,
+    REFEREE,
+    Actor,
+    ActorError,
+    BotBrains,
+    BotPolicy,
+    Call,
+    Correction,
+    DiceKind,
+    Fix,
+    GameKind,
+    GameStore,
+    Holder,
+    MoneyStyle,
+    PassDice,
+    Recorded,
+    Roll,
+    Session,
+    SetSeed,
+    Sit,
+    StaleError,
+    TableAction,
+    ThrowDice,
+    Withdraw,
+    check_game_number,
+    check_name,
+    entry_text,
+    event_text,
+    parse_action,
+    parse_fix,
+    parse_money,
+    table_json,
+)
+
+__all__ = [
+    "KEPT",
+    "Hub",
+    "LiveTable",
+    "NoSuchTable",
+    "TableSpec",
+    "Update",
+    "token_digest",
+]
+
+KEPT = 500
+"""How many of a table's latest entries the hub keeps to send a client that reconnects; one that has missed
+more gets the whole state instead."""
+_QUEUE = 256
+"""Updates waiting for one slow client before it is sent the whole state instead."""
+_TRIES = 8
+"""How often an action is tried again after another server moved its table on (each try catches up)."""
+_POLL = 0.5
+"""Seconds between looks at the record's heads, for what other servers wrote (LISTEN/NOTIFY wakes it
+sooner)."""
+_CLIENT = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_REQUEST}}}$")
+MAX_TEXT = 500
+"""The longest action text a client may send."""
+SETTING_MONEY = "money"
+SETTING_BOT_UNIT = "bot_unit"
+SETTING_HOST = "host"
+
+
+class NoSuchTable(IllegalError):
+    """A table number that names no web table in this server's record."""
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 of a token, which is all the record keeps of it."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a new table is set up with (checked by the table service as a terminal game's would be)."""
+
+    ruleset: Ruleset
+    paytable: Paytable
+    stakes: StakeArrangement | None = None
+    dice: DiceKind = DiceKind.FAIR
+    money: MoneyStyle = MoneyStyle.DECIMAL
+    label: str = ""
+    bot_unit: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        if self.dice not in (DiceKind.FAIR, DiceKind.TYPED):
+            raise InvalidError(
+                f"invalid dice {self.dice.value!r}: a web table has the server's fair dice (fair) or real "
+                "dice entered by a referee (typed)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What a client following a table is sent: the entries after the last one it knew, or (``state`` given)
+    the whole table when it has missed too many to be sent one by one."""
+
+    seq: int
+    entries: tuple[dict[str, Any], ...] = ()
+    state: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.state is not None:
+            return {"type": "state", "seq": self.seq, "state": self.state}
+        return {"type": "entries", "seq": self.seq, "entries": list(self.entries)}
+
+
+def entry_json(done: Recorded) -> dict[str, Any]:
+    """One entry as clients get it: its number, who entered it, and what it did in words (sums exact)."""
+    entry = done.entry
+    return {
+        "seq": entry.seq,
+        "by": str(entry.actor),
+        "text": entry_text(entry, MoneyStyle.EXACT),
+        "events": [event_text(event, MoneyStyle.EXACT) for event in done.events],
+    }
+
+
+@dataclass
+class LiveTable:
+    """One table in play at this server: its session, its lock, and who follows it."""
+
+    session: Session
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    requests: dict[str, int] = field(default_factory=dict)
+    """Every client number of an action made at this table, with the entry it made (from the record)."""
+    recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=KEPT))
+    """The latest entries with their events, for clients that reconnect and for the pages' log."""
+    answers: OrderedDict[int, list[str]] = field(default_factory=OrderedDict)
+    """The events, by entry, of the latest actions: what an action sent again is answered with."""
+    listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
+    closed: bool = False
+
+    @property
+    def game(self) -> int:
+        return self.session.game
+
+    @property
+    def seq(self) -> int:
+        """The number of the table's last entry: the version clients follow."""
+        return len(self.session.entries)
+
+    @property
+    def money(self) -> MoneyStyle:
+        return MoneyStyle(self.session.info.settings.get(SETTING_MONEY, MoneyStyle.DECIMAL.value))
+
+    @property
+    def host_label(self) -> str:
+        return self.session.info.settings.get(SETTING_HOST, "")
+
+    def since(self, seq: int) -> Update:
+        """What a client that knows entry ``seq`` is missing."""
+        head = self.seq
+        if seq == head:
+            return Update(head)
+        kept = list(self.recent)
+        if 0 <= seq < head and kept and kept[0].entry.seq <= seq + 1:
+            return Update(head, tuple(entry_json(done) for done in kept if done.entry.seq > seq))
+        return Update(head, state=self.state())
+
+    def state(self) -> dict[str, Any]:
+        """The table as ``GET /api/tables/{id}`` gives it: the export's state form, with the table's setup."""
+        session = self.session
+        info = session.info
+        fair = session.fair
+        hand = None if fair is None else fair.current
+        return {
+            "id": self.game,
+            "seq": self.seq,
+            "closed": self.closed,
+            "label": info.label,
+            "ruleset": info.ruleset.id,
+            "paytable": info.paytable.id,
+            "stakes": info.stakes.value,
+            "dice": info.dice.value,
+            "money": self.money.value,
+            "commitment": None if hand is None else hand.commitment,
+            "hand": None if hand is None else hand.number,
+            "state": table_json(session.table),
+        }
+
+
+class Hub:
+    """Every table this server has open, over one record."""
+
+    def __init__(self, store: GameStore, *, poll: float = _POLL) -> None:
+        self.store = store
+        self.poll = poll
+        self._tables: dict[int, LiveTable] = {}
+        self._opening: dict[int, asyncio.Lock] = {}
+        self._keys: dict[tuple[int, str], Holder] = {}
+        self._wake = asyncio.Event()
+        self._watcher: asyncio.Task[None] | None = None
+        self._listener: _Listener | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # --- life -------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start watching the record for what other servers write."""
+        self._loop = asyncio.get_running_loop()
+        self._watcher = asyncio.create_task(self._watch())
+        if self.store.url.startswith("postgresql"):
+            self._listener = _Listener(self.store.url, self._woken)
+            self._listener.start()
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.stop()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        for live in self._tables.values():
+            for queue in list(live.listeners):
+                _offer(queue, None)
+
+    def _woken(self) -> None:
+        loop = self._loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self._wake.set)
+
+    # --- tables -----------------------------------------------------------------------------------------
+
+    async def create(self, spec: TableSpec) -> tuple[LiveTable, str]:
+        """A new table; returns it and its host's token (the only time the token is seen)."""
+        token = new_token()
+        settings = {SETTING_MONEY: spec.money.value, SETTING_BOT_UNIT: str(spec.bot_unit)}
+        brains = BotBrains(spec.bot_unit)
+
+        def start() -> Session:
+            return Session.start(
+                self.store,
+                ruleset=spec.ruleset,
+                paytable=spec.paytable,
+                stakes=spec.stakes,
+                dice=spec.dice,
+                kind=GameKind.WEB,
+                label=spec.label or f"{spec.ruleset.name} table",
+                settings=settings,
+                brains=brains,
+                keys={token_digest(token): None},
+            )
+
+        session = await asyncio.to_thread(start)
+        live = LiveTable(session)
+        live.recent.extend(session.opening)
+        self._tables[session.game] = live
+        self._keys[(session.game, token_digest(token))] = Holder(None)
+        return live, token
+
+    async def table(self, game: int) -> LiveTable:
+        """The table of game ``game``, loaded from the record the first time; an :class:`IllegalError` for a
+        game that is not a web table."""
+        live = self._tables.get(game)
+        if live is not None:
+            return live
+        check_game_number(game)
+        opening = self._opening.setdefault(game, asyncio.Lock())
+        async with opening:
+            live = self._tables.get(game)
+            if live is None:
+                live = await asyncio.to_thread(self._load, game)
+                self._tables[game] = live
+        return live
+
+    def _load(self, game: int) -> LiveTable:
+        if game not in self.store.heads([game]):
+            raise NoSuchTable(f"illegal table {game}: there is no table {game}")
+        replayed = self.store.load(game)
+        if replayed.info.kind is not GameKind.WEB:
+            raise NoSuchTable(
+                f"illegal table {game}: game {game} is a {replayed.info.kind.label} game, not a web table"
+            )
+        unit = Fraction(replayed.info.settings.get(SETTING_BOT_UNIT, "1"))
+        session = Session.resume(self.store, game, kind=GameKind.WEB, brains=BotBrains(unit))
+        live = LiveTable(session, requests=self.store.requests(game))
+        live.closed = game in self.store.closed()
+        for entry in replayed.entries[-KEPT:]:
+            live.recent.append(Recorded(entry, tuple(replayed.events_of(entry.seq))))
+        return live
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """The web tables not closed, newest first, as the lobby lists them (a read of the record)."""
+        closed = self.store.closed()
+        return [
+            {"id": s.id, "label": s.label, "ruleset": s.ruleset, "entries": s.entries, "created": s.created}
+            for s in self.store.games()
+            if s.kind is GameKind.WEB and s.id not in closed
+        ]
+
+    # --- who is who ---------------------------------------------------------------------------------------
+
+    async def holder(self, game: int, token: str | None) -> Holder | None:
+        """Whose ``token`` is at table ``game`` (None: nobody's, a spectator's)."""
+        if not token or len(token) > 200:
+            return None
+        key = (game, token_digest(token))
+        known = self._keys.get(key)
+        if known is None:
+            known = await asyncio.to_thread(self.store.holder, game, key[1])
+            if known is not None:
+                self._keys[key] = known
+        return known
+
+    # --- acting -----------------------------------------------------------------------------------------
+
+    async def join(
+        self, game: int, name: str, bankroll: str, *, by: Holder | None, bot: BotPolicy | None = None
+    ) -> tuple[str, str | None, int, list[str]]:
+        """Seat ``name`` with ``bankroll``: himself (``by`` None), or seated by the host (a late arrival, or
+        a bot). Returns the name as seated, the seat's token (None for a bot), the entry and its events."""
+        if by is not None and not by.is_host:
+            raise ActorError(f"illegal sit by {by.player}: {by.player} is seated; only the host seats others")
+        if bot is not None and by is None:
+            raise ActorError("illegal sit of a bot: only the table's host seats a bot")
+        seated = check_name(name)
+        amount = parse_money(bankroll, what="bankroll")
+        token = None if bot is not None else new_token()
+        sit = Sit(seated, amount, bot)
+        actor = REFEREE if by is not None else Actor.player(seated)
+        seq, events = await self._act(game, sit, actor, None, None, key=None if token is None else token)
+        if token is not None:
+            self._keys[(game, token_digest(token))] = Holder(seated)
+        return seated, token, seq, events
+
+    async def act(
+        self, game: int, text: str, *, by: Holder | None, client: str | None, based_on: int | None = None
+    ) -> tuple[int, list[str]]:
+        """Make the action ``text`` (the terminal's text form) for the holder ``by``; returns the number of
+        its entry and its events in words. ``client`` is the sender's own number for it: the same number sent
+        again is answered with the first answer and makes nothing. ``based_on`` is the entry the sender's
+        view showed: an action it would make mean something else now (the dice have been thrown since, or a
+        correction made) is refused.
+        """
+        if by is None:
+            raise ActorError(
+                f"illegal action {quoted(text)} at table {game}: a spectator acts for nobody; join the table "
+                "to play"
+            )
+        if client is not None and not _CLIENT.match(client):
+            raise InvalidError(
+                f"invalid action id {quoted(client)}: expected 1 to {MAX_REQUEST} letters, digits or . _ : -"
+            )
+        if len(text) > MAX_TEXT:
+            raise InvalidError(
+                f"invalid action {quoted(text)}: expected at most {MAX_TEXT} characters, not {len(text):,}"
+            )
+        live = await self.table(game)
+        actor = REFEREE if by.is_host else Actor.player(by.player or "")
+        players = [p.name for p in live.session.table.players]
+        fix = parse_fix(text, by=actor, players=players) if by.is_host else None
+        command: TableAction | ThrowDice | SetSeed | Fix = (
+            fix if fix is not None else parse_action(text, by=actor, players=players)
+        )
+        if by.is_host:
+            _check_host(live, command, text)
+        return await self._act(game, command, actor, client, based_on)
+
+    async def _act(
+        self,
+        game: int,
+        command: TableAction | ThrowDice | SetSeed | Fix,
+        actor: Actor,
+        client: str | None,
+        based_on: int | None,
+        *,
+        key: str | None = None,
+    ) -> tuple[int, list[str]]:
+        live = await self.table(game)
+        async with live.lock:
+            if client is not None and client in live.requests:
+                return await self._answer(live, live.requests[client])
+            if live.closed:
+                raise IllegalError(f"illegal action at table {game}: its host has closed it")
+            for _ in range(_TRIES):
+                if based_on is not None:
+                    _check_based_on(live, based_on)
+                try:
+                    made, moved = await asyncio.to_thread(
+                        self._play, live.session, command, actor, client, key
+                    )
+                except StaleError:
+                    caught = live.session.missed[:]
+                    live.session.missed.clear()
+                    live.requests = await asyncio.to_thread(self.store.requests, game)
+                    self._told(live, caught)
+                    if client is not None and client in live.requests:
+                        return await self._answer(live, live.requests[client])
+                    continue
+                self._told(live, [*made, *moved])
+                seq = made[-1].entry.seq  # the action's own entry: after the dice's notes, before the bots'
+                if client is not None:
+                    live.requests[client] = seq
+                events = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
+                _remember(live, seq, events)
+                return seq, events
+            raise IllegalError(
+                f"illegal action at table {game}: other servers kept moving the table on; look, then send "
+                "it again"
+            )
+
+    @staticmethod
+    def _play(
+        session: Session,
+        command: TableAction | ThrowDice | SetSeed | Fix,
+        actor: Actor,
+        client: str | None,
+        key: str | None,
+    ) -> tuple[list[Recorded], list[Recorded]]:
+        """The entries the action made, then those of whatever the bots want to do after it (in a worker
+        thread, under the table's lock)."""
+        if isinstance(command, Fix):
+            _, correction, _ = session.correct(command.target, command.replacement, by=actor)
+            made = [Recorded(correction, ())]
+        else:
+            made = session.act(
+                command, by=actor, client=client, key=None if key is None else token_digest(key)
+            )
+        return made, session.bots_act(call=False)
+
+    async def _answer(self, live: LiveTable, seq: int) -> tuple[int, list[str]]:
+        known = live.answers.get(seq)
+        if known is not None:
+            return seq, known
+        replayed = await asyncio.to_thread(self.store.load, live.game)
+        return seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)]
+
+    async def close(self, game: int, *, by: Holder | None) -> None:
+        """Close the table: only its host may."""
+        if by is None or not by.is_host:
+            raise ActorError(f"illegal close of table {game}: only its host closes a table")
+        live = await self.table(game)
+        async with live.lock:
+            await asyncio.to_thread(self.store.close_game, game)
+            live.closed = True
+            self._told(live, [])
+
+    # --- telling --------------------------------------------------------------------------------------------
+
+    def subscribe(self, live: LiveTable) -> asyncio.Queue[Update | None]:
+        queue: asyncio.Queue[Update | None] = asyncio.Queue(maxsize=_QUEUE)
+        live.listeners.add(queue)
+        return queue
+
+    def unsubscribe(self, live: LiveTable, queue: asyncio.Queue[Update | None]) -> None:
+        live.listeners.discard(queue)
+
+    def _told(self, live: LiveTable, done: list[Recorded]) -> None:
+        """Keep what was written, tell every follower of the table here, and wake the other servers."""
+        live.recent.extend(done)
+        update = (
+            Update(live.seq, tuple(entry_json(d) for d in done))
+            if done
+            else Update(live.seq, state=live.state())
+        )
+        for queue in list(live.listeners):
+            if not _offer(queue, update):
+                # A client too slow to take its updates gets the whole state once it catches up.
+                _drain(queue)
+                _offer(queue, Update(live.seq, state=live.state()))
+        if done and self._listener is not None:
+            self._listener.notify(live.game, live.seq)
+
+    async def _watch(self) -> None:
+        """Look at the heads of the open tables; where another server has written, catch up and tell."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+            self._wake.clear()
+            games = [game for game, live in self._tables.items() if live.listeners]
+            if not games:
+                continue
+            try:
+                heads = await asyncio.to_thread(self.store.heads, games)
+            except InvalidError:
+                continue  # the record is unreachable for now: look again at the next tick
+            for game, head in heads.items():
+                live = self._tables[game]
+                if head > live.seq and not live.lock.locked():
+                    async with live.lock:
+                        try:
+                            caught = await asyncio.to_thread(live.session.catch_up)
+                        except InvalidError:
+                            continue
+                        live.session.missed.clear()
+                        live.requests = await asyncio.to_thread(self.store.requests, game)
+                        self._told(live, caught)
+
+
+def _remember(live: LiveTable, seq: int, events: list[str]) -> None:
+    live.answers[seq] = events
+    while len(live.answers) > KEPT:
+        live.answers.popitem(last=False)
+
+
+def _check_based_on(live: LiveTable, based_on: int) -> None:
+    """Refuse an action sent from a view of the table that the dice (or a correction) have since changed."""
+    head = live.seq
+    if based_on > head or based_on < 0:
+        raise InvalidError(f"invalid based_on {based_on}: expected an entry number from 0 to {head}")
+    for entry in live.session.entries[based_on:]:
+        if isinstance(entry.item, Roll | Call | PassDice | Correction):
+            raise IllegalError(
+                f"illegal action from a view of entry {based_on}: the table has moved on since (entry "
+                f"{entry.seq}: {entry_text(entry, live.money)}), so it may mean something else now; look, "
+                "then send it again"
+            )
+
+
+_HOST_ACTIONS = (Sit, Withdraw)
+"""What the host of a table with fair dice may do for others: seat someone, take back someone's stakes."""
+
+
+def _check_host(live: LiveTable, command: object, text: str) -> None:
+    """The host of a table with fair dice seats and removes; the host of a table with real dice is its
+    referee, entering everything the dice and the players do."""
+    if live.session.info.dice is DiceKind.TYPED:
+        return
+    if not isinstance(command, _HOST_ACTIONS):
+        raise ActorError(
+            f"illegal {quoted(text)} by the host of table {live.game}: at a table of fair dice the host only "
+            "seats players (sit NAME BANKROLL) and takes back a player's stakes (withdraw NAME); each player "
+            "acts for himself"
+        )
+
+
+def _offer(queue: asyncio.Queue[Update | None], update: Update | None) -> bool:
+    try:
+        queue.put_nowait(update)
+    except asyncio.QueueFull:
+        return False
+    return True
+
+
+def _drain(queue: asyncio.Queue[Update | None]) -> None:
+    with contextlib.suppress(asyncio.QueueEmpty):
+        while True:
+            queue.get_nowait()
+
+
+# --- PostgreSQL's LISTEN/NOTIFY: the wake-up between servers ----------------------------------------------
+
+CHANNEL = "hazard_tables"
+
+
+class _Listener:
+    """A thread holding one PostgreSQL connection that LISTENs, and a second that NOTIFYs.
+
+    A notification only wakes the hub's watcher, which then reads the heads from the record: one that is
+    lost (a dropped connection) costs at most one poll's delay, never an update.
+    """
+
+    def __init__(self, url: str, woken: Callable[[], None]) -> None:
+        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.woken = woken
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="hazard-listen", daemon=True)
+        self._send_lock = threading.Lock()
+        self._sender: Any = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    while not self._stop.is_set():
+                        for _ in connection.notifies(timeout=1.0):
+                            self.woken()
+            except psycopg.Error:
+                self._stop.wait(1.0)
+
+    def notify(self, game: int, seq: int) -> None:
+        import psycopg
+
+        with self._send_lock:
+            try:
+                if self._sender is None or self._sender.closed:
+                    self._sender = psycopg.connect(self.url, autocommit=True)
+                self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game}:{seq}"))
+            except psycopg.Error:
+                self._sender = None  # the others' poll will see the entry anyway

@@ -1,0 +1,274 @@
+// hazard's pages: follow a table's live socket, swap in its view on every update, and send actions.
+// Everything shown is rendered by the server and escaped there; this script only sets textContent.
+"use strict";
+
+(function () {
+  const body = document.body;
+  const message = document.getElementById("message");
+
+  function say(text, ok) {
+    if (!message) return;
+    message.textContent = text || "";
+    message.className = "message" + (text ? (ok ? " ok" : " error") : "");
+  }
+
+  function clientId() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(url, data, role) {
+    const headers = { "content-type": "application/json" };
+    if (role) headers["x-hazard-role"] = role;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: headers,
+      body: JSON.stringify(data),
+      credentials: "same-origin",
+    });
+    let answer = {};
+    try {
+      answer = await response.json();
+    } catch (e) {
+      answer = { error: "the server answered " + response.status };
+    }
+    if (!response.ok) throw new Error(answer.error || "refused (" + response.status + ")");
+    return answer;
+  }
+
+  // --- the lobby -----------------------------------------------------------------------------------------
+  const newTable = document.getElementById("new-table");
+  if (newTable) {
+    newTable.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const form = new FormData(newTable);
+      const data = { dice: form.get("dice"), money: form.get("money"), label: form.get("label") || "" };
+      const file = form.get("ruleset_file");
+      if (file && file.size) {
+        if (file.size > 65536) return say("That ruleset file is larger than 64 KiB.");
+        data.ruleset_toml = await file.text();
+      } else {
+        data.ruleset = form.get("ruleset");
+      }
+      if (form.get("paytable")) data.paytable = form.get("paytable");
+      if (form.get("stakes")) data.stakes = form.get("stakes");
+      try {
+        const made = await post("/api/tables", data);
+        window.location.href = "/tables/" + made.id + (data.dice === "typed" ? "/referee" : "");
+      } catch (error) {
+        say(error.message);
+      }
+    });
+  }
+
+  // --- a table -------------------------------------------------------------------------------------------
+  const game = body.dataset.game;
+  const mode = body.dataset.mode || "table";
+  const root = document.getElementById("table");
+  if (!game || !root) return;
+  let seq = Number(body.dataset.seq || "0");
+  let refreshing = null;
+  let dice = { a: null, b: null };
+
+  function remembered() {
+    const values = {};
+    root.querySelectorAll("input[name]:not([type=file])").forEach((input) => {
+      const form = input.closest("form");
+      const key = (form ? form.dataset.template || form.id : "") + "|" + input.name;
+      values[key] = input.value;
+    });
+    const focused = document.activeElement;
+    let focus = null;
+    if (focused && focused.name && root.contains(focused)) {
+      const form = focused.closest("form");
+      focus = (form ? form.dataset.template || form.id : "") + "|" + focused.name;
+    }
+    return { values, focus };
+  }
+
+  function restore(saved) {
+    root.querySelectorAll("input[name]:not([type=file])").forEach((input) => {
+      const form = input.closest("form");
+      const key = (form ? form.dataset.template || form.id : "") + "|" + input.name;
+      if (key in saved.values) input.value = saved.values[key];
+      if (key === saved.focus) input.focus();
+    });
+  }
+
+  async function refresh() {
+    if (refreshing) return refreshing;
+    refreshing = (async () => {
+      try {
+        const response = await fetch("/tables/" + game + "/view?mode=" + mode, { credentials: "same-origin" });
+        if (!response.ok) return;
+        const html = await response.text();
+        const saved = remembered();
+        root.innerHTML = html;
+        restore(saved);
+        const view = root.querySelector(".view");
+        if (view) seq = Math.max(seq, Number(view.dataset.seq));
+        dice = { a: null, b: null };
+        wire();
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  async function act(text, role) {
+    say("");
+    try {
+      const done = await post(
+        "/api/tables/" + game + "/actions",
+        { action: text, id: clientId(), based_on: seq },
+        role,
+      );
+      say(done.events.join(" · ") || "done", true);
+    } catch (error) {
+      say(error.message);
+    }
+    await refresh();
+  }
+
+  function fill(template, form) {
+    return template.replace(/\{(\w+)\}/g, (_, name) => {
+      const input = form.elements.namedItem(name);
+      return input ? input.value.trim() : "";
+    });
+  }
+
+  let previewTimer = null;
+  function preview(form) {
+    const output = form.querySelector(".preview");
+    if (!output) return;
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(async () => {
+      const proposition = form.elements.namedItem("proposition").value.trim();
+      if (!proposition) return (output.textContent = "");
+      const query = new URLSearchParams({
+        proposition: proposition,
+        odds: form.elements.namedItem("odds").value.trim() || "1",
+        amount: form.elements.namedItem("amount").value.trim() || "1",
+      });
+      const response = await fetch("/api/bet?" + query.toString());
+      const answer = await response.json();
+      if (!response.ok) return (output.textContent = answer.error);
+      output.textContent =
+        "wins with probability " + answer.probability + " (" + answer.probability_float.toFixed(4) + "); " +
+        "fair odds " + answer.fair_odds + "; worth " + answer.backer_value +
+        " (" + answer.backer_value_float.toFixed(2) + ") to you and " + answer.layer_value +
+        " (" + answer.layer_value_float.toFixed(2) + ") to whoever takes it";
+    }, 250);
+  }
+
+  function wire() {
+    root.querySelectorAll("button[data-action]").forEach((button) => {
+      button.addEventListener("click", () => act(button.dataset.action, button.dataset.role));
+    });
+    root.querySelectorAll("form.act").forEach((form) => {
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const text = fill(form.dataset.template, form).replace(/ at $/, "");
+        act(text, form.classList.contains("host") ? "host" : null);
+      });
+      if (form.classList.contains("offer")) {
+        form.addEventListener("input", () => preview(form));
+        preview(form);
+      }
+    });
+    const join = root.querySelector("#join");
+    if (join) {
+      join.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        try {
+          await post("/api/tables/" + game + "/seats", {
+            name: join.elements.namedItem("name").value,
+            bankroll: join.elements.namedItem("bankroll").value,
+          });
+          window.location.reload();
+        } catch (error) {
+          say(error.message);
+        }
+      });
+    }
+    const bot = root.querySelector("#bot");
+    if (bot) {
+      bot.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        try {
+          const seated = await post(
+            "/api/tables/" + game + "/bots",
+            {
+              name: bot.elements.namedItem("name").value,
+              bankroll: bot.elements.namedItem("bankroll").value || "100",
+              policy: bot.elements.namedItem("policy").value,
+            },
+            "host",
+          );
+          say(seated.events.join(" · "), true);
+        } catch (error) {
+          say(error.message);
+        }
+        await refresh();
+      });
+    }
+    const close = root.querySelector("#close");
+    if (close) {
+      close.addEventListener("click", async () => {
+        if (!window.confirm("Close this table for good?")) return;
+        try {
+          await post("/api/tables/" + game + "/close", {}, "host");
+        } catch (error) {
+          say(error.message);
+        }
+        await refresh();
+      });
+    }
+    root.querySelectorAll(".die").forEach((row) => {
+      row.querySelectorAll("button[data-face]").forEach((button) => {
+        button.addEventListener("click", () => {
+          dice[row.dataset.die] = Number(button.dataset.face);
+          row.querySelectorAll("button").forEach((b) => b.classList.toggle("chosen", b === button));
+          const enter = root.querySelector("#enter-roll");
+          const shown = root.querySelector("#roll-shown");
+          if (dice.a && dice.b) {
+            enter.disabled = false;
+            shown.textContent = dice.a + "-" + dice.b;
+          }
+        });
+      });
+    });
+    const enter = root.querySelector("#enter-roll");
+    if (enter) {
+      enter.addEventListener("click", () => {
+        if (dice.a && dice.b) act(dice.a + "-" + dice.b, "host");
+      });
+    }
+  }
+
+  // The live socket: versioned by the record's entry numbers; on a drop, reconnect with the last one seen.
+  let delay = 500;
+  function follow() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(scheme + "//" + window.location.host + "/api/tables/" + game + "/live?since=" + seq);
+    socket.addEventListener("open", () => {
+      delay = 500;
+      body.classList.remove("offline");
+    });
+    socket.addEventListener("message", (event) => {
+      const update = JSON.parse(event.data);
+      if (update.seq !== seq || update.type === "state") refresh();
+      seq = Math.max(seq, update.seq);
+    });
+    socket.addEventListener("close", () => {
+      body.classList.add("offline");
+      setTimeout(follow, delay);
+      delay = Math.min(delay * 2, 5000);
+    });
+  }
+
+  wire();
+  follow();
+})();
