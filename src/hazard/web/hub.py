@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hazard.core.errors import IllegalError, InvalidError, quoted
+from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
@@ -371,6 +371,7 @@ class Hub:
         view showed: an action it would make mean something else now (the dice have been thrown since, or a
         correction made) is refused.
         """
+        live = await self.table(game)
         if by is None:
             raise ActorError(
                 f"illegal action {quoted(text)} at table {game}: a spectator acts for nobody; join the table "
@@ -384,7 +385,6 @@ class Hub:
             raise InvalidError(
                 f"invalid action {quoted(text)}: expected at most {MAX_TEXT} characters, not {len(text):,}"
             )
-        live = await self.table(game)
         actor = REFEREE if by.is_host else Actor.player(by.player or "")
         players = [p.name for p in live.session.table.players]
         fix = parse_fix(text, by=actor, players=players) if by.is_host else None
@@ -407,24 +407,27 @@ class Hub:
     ) -> tuple[int, list[str]]:
         live = await self.table(game)
         async with live.lock:
-            if client is not None and client in live.requests:
-                return await self._answer(live, live.requests[client])
-            if live.closed:
-                raise IllegalError(f"illegal action at table {game}: its host has closed it")
             for _ in range(_TRIES):
+                if client is not None and client in live.requests:
+                    return await self._answer(live, live.requests[client])
+                if live.closed:
+                    raise IllegalError(f"illegal action at table {game}: its host has closed it")
                 if based_on is not None:
                     _check_based_on(live, based_on)
                 try:
                     made, moved = await asyncio.to_thread(
                         self._play, live.session, command, actor, client, key
                     )
-                except StaleError:
-                    caught = live.session.missed[:]
-                    live.session.missed.clear()
-                    live.requests = await asyncio.to_thread(self.store.requests, game)
-                    self._told(live, caught)
-                    if client is not None and client in live.requests:
-                        return await self._answer(live, live.requests[client])
+                except StaleError:  # another server wrote first: the session has caught up; try again
+                    await self._caught_up(live, live.session.missed[:])
+                    continue
+                except HazardError:
+                    # Refused by this server's table: if another server has moved the table on, the refusal
+                    # may be stale (or the action a resend, already made there): catch up and look again.
+                    head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
+                    if head <= live.seq:
+                        raise
+                    await self._caught_up(live, await asyncio.to_thread(live.session.catch_up))
                     continue
                 self._told(live, [*made, *moved])
                 seq = made[-1].entry.seq  # the action's own entry: after the dice's notes, before the bots'
@@ -437,6 +440,12 @@ class Hub:
                 f"illegal action at table {game}: other servers kept moving the table on; look, then send "
                 "it again"
             )
+
+    async def _caught_up(self, live: LiveTable, caught: list[Recorded]) -> None:
+        """The session has read what other servers wrote: read their client numbers too, and tell."""
+        live.session.missed.clear()
+        live.requests = await asyncio.to_thread(self.store.requests, live.game)
+        self._told(live, caught)
 
     @staticmethod
     def _play(
@@ -521,9 +530,7 @@ class Hub:
                             caught = await asyncio.to_thread(live.session.catch_up)
                         except InvalidError:
                             continue
-                        live.session.missed.clear()
-                        live.requests = await asyncio.to_thread(self.store.requests, game)
-                        self._told(live, caught)
+                        await self._caught_up(live, caught)
 
 
 def _remember(live: LiveTable, seq: int, events: list[str]) -> None:

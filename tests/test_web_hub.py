@@ -1,0 +1,225 @@
+"""The hub: one order per table however actions arrive, news to every follower, several servers on one record.
+
+Each test runs its own event loop (``asyncio.run``). Two hubs over one record stand for two server processes;
+the record orders what both write, and each learns of the other's entries by watching the heads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from hazard.core.rulesets import find_ruleset
+from hazard.table import (
+    Access,
+    ActorError,
+    DiceKind,
+    GameStore,
+    Holder,
+    IllegalError,
+    InvalidError,
+    table_paytable,
+)
+from hazard.web import Hub, TableSpec, Update
+from hazard.web.hub import token_digest
+
+T = TypeVar("T")
+
+RULES = find_ruleset("wikipedia")
+SPEC = TableSpec(RULES, table_paytable(RULES)[0])
+TOKENS: dict[tuple[int, str], str] = {}
+"""Each seat's token, by table and name, as :func:`seated` was given it."""
+
+
+def run(test: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(asyncio.wait_for(test(), timeout=30))
+
+
+async def started(url: str, poll: float = 0.02) -> Hub:
+    hub = Hub(GameStore.open(url), poll=poll)
+    await hub.start()
+    return hub
+
+
+async def seated(hub: Hub, game: int, *names: str) -> dict[str, Holder]:
+    holders = {}
+    for name in names:
+        _, token, _, _ = await hub.join(game, name, "100", by=None)
+        assert token is not None
+        TOKENS[(game, name)] = token
+        holder = await hub.holder(game, token)
+        assert holder is not None
+        holders[name] = holder
+    return holders
+
+
+async def next_update(queue: asyncio.Queue[Update | None], timeout: float = 5) -> Update:
+    update = await asyncio.wait_for(queue.get(), timeout)
+    assert update is not None
+    return update
+
+
+def test_actions_sent_at_once_are_applied_one_after_the_other(tmp_path: Path) -> None:
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        live, _ = await hub.create(SPEC)
+        people = await seated(hub, live.game, "Ann", "Bob", "Cat", "Dan")
+        stakes = [hub.act(live.game, "stake 1", by=people[n], client=f"{n}-1") for n in ("Bob", "Cat", "Dan")]
+        answers = await asyncio.gather(*stakes)
+        assert sorted(seq for seq, _ in answers) == [6, 7, 8]
+        assert len(live.session.table.wagers) == 3
+        await hub.stop()
+        replayed = GameStore.open(str(tmp_path / "g.db"), access=Access.READ).load(live.game)
+        assert replayed.table == live.session.table
+
+    run(test)
+
+
+def test_the_same_client_number_sent_twice_at_once_is_made_once(tmp_path: Path) -> None:
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        live, _ = await hub.create(SPEC)
+        people = await seated(hub, live.game, "Ann", "Bob")
+        first, again = await asyncio.gather(
+            hub.act(live.game, "stake 2", by=people["Bob"], client="same"),
+            hub.act(live.game, "stake 2", by=people["Bob"], client="same"),
+        )
+        assert first == again
+        assert len(live.session.table.wagers) == 1
+        await hub.stop()
+
+    run(test)
+
+
+def test_a_spectator_and_a_forged_token_act_for_nobody(tmp_path: Path) -> None:
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        live, host = await hub.create(SPEC)
+        assert await hub.holder(live.game, host) == Holder(None)
+        assert await hub.holder(live.game, "forged") is None
+        assert await hub.holder(live.game, "x" * 10_000) is None
+        with pytest.raises(ActorError, match="spectator"):
+            await hub.act(live.game, "throw", by=None, client=None)
+        await hub.stop()
+
+    run(test)
+
+
+def test_two_servers_on_one_record_keep_one_order_and_both_tell_their_clients(tmp_path: Path) -> None:
+    async def test() -> None:
+        url = str(tmp_path / "g.db")
+        one, two = await started(url), await started(url)
+        live, _ = await one.create(SPEC)
+        people = await seated(one, live.game, "Ann", "Bob", "Cat")
+        there = await two.table(live.game)
+        follower = two.subscribe(there)
+        # the second server learns of the first's entry by watching the record
+        await one.act(live.game, "stake 1", by=people["Bob"], client="b1")
+        update = await next_update(follower)
+        assert update.seq == there.seq == live.seq
+        # an action sent to the second server from its own (now current) table
+        cat = await two.holder(live.game, TOKENS[(live.game, "Cat")])
+        assert cat == Holder("Cat")
+        seq, _ = await two.act(live.game, "stake 2", by=cat, client="c1")
+        # the first server's table is behind: its next action catches up first, then is written after
+        withdrawn = await one.act(live.game, "withdraw", by=people["Bob"], client="b2")
+        assert withdrawn[0] == seq + 1
+        # the same client number sent to the other server is recognised there too, and made nothing
+        assert await two.act(live.game, "withdraw", by=people["Bob"], client="b2") == withdrawn
+        await one.stop()
+        await two.stop()
+        replayed = GameStore.open(url, access=Access.READ).load(live.game)
+        assert [w.opponent for w in replayed.table.wagers] == ["Cat"]
+
+    run(test)
+
+
+def test_a_restarted_server_carries_every_table_on_and_knows_what_was_sent(tmp_path: Path) -> None:
+    async def test() -> None:
+        url = str(tmp_path / "g.db")
+        first = await started(url)
+        live, host = await first.create(SPEC)
+        _, ann_token, _, _ = await first.join(live.game, "Ann", "100", by=None)
+        _, bob_token, _, _ = await first.join(live.game, "Bob", "100", by=None)
+        assert ann_token is not None
+        assert bob_token is not None
+        bob = await first.holder(live.game, bob_token)
+        answer = await first.act(live.game, "stake 3", by=bob, client="bob-stake")
+        table = live.session.table
+        await first.stop()
+        first.store.close()
+
+        second = await started(url)
+        again = await second.table(live.game)
+        assert again.session.table == table
+        assert await second.holder(live.game, host) == Holder(None)
+        assert await second.holder(live.game, ann_token) == Holder("Ann")
+        bob = await second.holder(live.game, bob_token)
+        assert await second.act(live.game, "stake 3", by=bob, client="bob-stake") == answer
+        assert len(again.session.table.wagers) == 1
+        await second.stop()
+
+    run(test)
+
+
+def test_a_slow_follower_gets_the_whole_state_instead_of_a_growing_queue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hazard.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "_QUEUE", 2)
+
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        live, _ = await hub.create(SPEC)
+        people = await seated(hub, live.game, "Ann", "Bob")
+        queue = hub.subscribe(live)
+        for n in range(1, 6):
+            await hub.act(live.game, f"stake {n}", by=people["Bob"], client=f"s{n}")
+        assert queue.qsize() <= 2
+        updates = [queue.get_nowait() for _ in range(queue.qsize())]
+        assert any(u is not None and u.state is not None for u in updates)
+        await hub.stop()
+
+    run(test)
+
+
+def test_bad_input_to_the_hub(tmp_path: Path) -> None:
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        live, _host = await hub.create(SPEC)
+        people = await seated(hub, live.game, "Ann")
+        with pytest.raises(InvalidError, match="invalid game"):
+            await hub.table(0)
+        with pytest.raises(IllegalError, match="there is no table 7"):
+            await hub.table(7)
+        with pytest.raises(InvalidError, match="invalid action id"):
+            await hub.act(live.game, "call 7", by=people["Ann"], client="")
+        with pytest.raises(InvalidError, match="based_on"):
+            await hub.act(live.game, "call 7", by=people["Ann"], client=None, based_on=99)
+        await hub.stop()
+
+    run(test)
+
+
+def test_a_table_spec_takes_fair_or_typed_dice_only() -> None:
+    with pytest.raises(InvalidError, match="a web table has the server's fair dice"):
+        TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.SEEDED)
+
+
+def test_a_token_is_kept_only_as_its_digest(tmp_path: Path) -> None:
+    async def test() -> None:
+        url = str(tmp_path / "g.db")
+        hub = await started(url)
+        live, host = await hub.create(SPEC)
+        await hub.stop()
+        data = (tmp_path / "g.db").read_bytes()
+        assert host.encode() not in data
+        assert token_digest(host).encode() in data
+        assert live.game == 1
+
+    run(test)
