@@ -9,10 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,57 +16,13 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.servers import Server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from hazard.table import Access, GameStore
 
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Server:
-    """One ``hazard serve`` process on a free port of 127.0.0.1."""
-
-    def __init__(self, db: str, tmp_path: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.log = tmp_path / f"server-{self.port}.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "hazard", "serve", "--port", str(self.port), "--db", self.db]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log.read_text()
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        """``kill -9``: no shutdown of any kind."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
 
 
 @pytest.fixture
@@ -166,11 +118,13 @@ def test_two_servers_on_one_postgresql_keep_one_order_and_show_the_same_table(
     game, tokens = setup_table(one, "Ann", "Bob", "Cat")
     home = {"Ann": one, "Bob": two, "Cat": two}
     seen: dict[int, list[int]] = {one.port: [], two.port: []}
-    sockets = [
-        connect(f"ws://127.0.0.1:{server.port}/api/tables/{game}/live?since=-1", open_timeout=10)
-        for server in (one, two)
-    ]
-    try:
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(
+                connect(f"ws://127.0.0.1:{server.port}/api/tables/{game}/live?since=-1", open_timeout=10)
+            )
+            for server in (one, two)
+        ]
         for socket_ in sockets:
             socket_.recv(timeout=10)
         for step in range(24):
@@ -196,9 +150,6 @@ def test_two_servers_on_one_postgresql_keep_one_order_and_show_the_same_table(
                 seen[server.port].extend(e["seq"] for e in update.get("entries", []))
                 if update["type"] == "state":
                     seen[server.port].append(update["seq"])
-    finally:
-        for socket_ in sockets:
-            socket_.close()
     a = httpx.get(f"{one.url}/api/tables/{game}", timeout=10).json()
     b = httpx.get(f"{two.url}/api/tables/{game}", timeout=10).json()
     assert a == b

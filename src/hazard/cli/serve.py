@@ -28,20 +28,32 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[str, typer.Option("--port", help="The port to listen on, 1 to 65535.")] = "8000",
     db: DbOption = None,
+    rate: Annotated[
+        str,
+        typer.Option(
+            "--rate",
+            help="Requests a second one connection may make (in bursts of twice that); one address may make "
+            "five times as many over all its connections.",
+        ),
+    ] = "20",
 ) -> None:
     """Serve the web table: a lobby, tables with fair dice or a referee's real dice, and the JSON API."""
     number = whole_number(port, what="--port", low=1, high=65535)
+    per_second = whole_number(rate, what="--rate", low=1, high=1_000_000)
     _check_host(host)
     try:
         import uvicorn
 
-        from hazard.web import WebConfig, create_app
+        from hazard.web import Limits, WebConfig, create_app
     except ImportError as error:
         raise InvalidError(
             f"hazard serve needs the web extra ({error.name} is missing): pip install 'hazard[web]'"
         ) from None
     _check_free(host, number)
-    application = create_app(WebConfig(db=db))  # a bad --db is refused here, before anything listens
+    limits = Limits(
+        rate=per_second, burst=2 * per_second, address_rate=5 * per_second, address_burst=10 * per_second
+    )
+    application = create_app(WebConfig(db=db, limits=limits))  # a bad --db is refused here, before listening
     shown = f"[{host}]" if ":" in host else host
     console().print(f"hazard serves the web table at http://{shown}:{number}/ (Ctrl-C stops it)")
     uvicorn.run(

@@ -1,0 +1,690 @@
+"""The web table under load: durable actions per second, and how soon every player at the table sees each one.
+
+The benchmark starts the server itself, on loopback (``uvicorn`` running :func:`hazard.web.create_app` in a
+child process, its request limits raised out of the way), over an SQLite file in a temporary folder and,
+given ``--postgres URL`` (or ``HAZARD_TEST_DATABASE_URL``), over PostgreSQL too. It sets up ``--tables``
+tables (ruleset ``wikipedia``: the bank arrangement, setters staking against the caster before the round) of
+``--players`` players each. Every player is a client of its own: an ``httpx.AsyncClient`` on one keep-alive
+connection for its actions, and a ``websockets`` connection following its table's live socket. Each player
+acts on what its socket shows, as a page would: a setter stakes 1 once a round is open; the caster waits for
+the setters' stakes (at most ``STAKE_WAIT`` seconds), calls 7, and throws until the round ends; the dice pass
+as the rules say. After each action a player waits until its own socket has shown that action before it
+decides again; an action refused (409) makes it read the table's state again and go on. ``--think`` is a
+pause before each action (uniform between half and one and a half times it; 0: as fast as the server
+answers); each value given is one run.
+
+Measured over a window of ``--seconds`` after ``--warmup`` seconds of play:
+
+- durable actions per second: the 2xx answers to ``POST /api/tables/{id}/actions`` received in the window
+  (the hub answers only once the record has committed the action's entries);
+- entries per second: the record's entries written in the window (a throw that opens a fair hand also writes
+  its seeds; dice that pass write a reveal and a commitment), as the tables' sockets numbered them;
+- the latency from sending an action to the moment the last of its table's sockets has received the update
+  carrying the action's entry number (p50, p99, max), over the actions sent in the window;
+- refusals (non-2xx answers) by status, and the CPU time the server and the benchmark's own process used.
+
+The baseline, measured in the same run on the same kind of database before the server starts: one writer in
+this process appending entries through ``GameStore.append`` (a stake's entry with its client number, the rows
+the web table writes for one action), one committed transaction each, for ``--baseline-seconds``. It is the
+record's own rate of durable writes, without the web layer, the rules or any concurrency.
+
+Run ``.venv/bin/python bench/bench_web.py`` (SQLite), or ``.ci/run .venv/bin/python bench/bench_web.py`` for
+PostgreSQL as well; ``--json PATH`` writes the figures; ``--py-spy PATH`` samples the server over the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from hazard.core.rulesets import find_ruleset
+from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, Sit, Stake, table_paytable
+from hazard.web import Limits, WebConfig, create_app
+
+try:
+    import uvloop
+except ImportError:  # uvicorn[standard] brings it; without it, asyncio's own loop
+    uvloop = None  # type: ignore[assignment]
+
+RULESET = "wikipedia"
+BANKROLL = "1000000"
+STAKE = "1"
+MAIN = 7
+STAKE_WAIT = 1.0
+"""The longest a caster waits for the setters' stakes once a round is open, before calling anyway."""
+DRAIN = 5.0
+"""The longest the sockets are given, after the window, to deliver the window's last actions."""
+START = 30.0
+"""The longest the server may take to start answering."""
+SETUP_CONCURRENCY = 32
+"""Requests in flight at once while the tables are set up."""
+
+_SETTLED = re.compile(r"^(the caster \S+ (wins|loses) |no stakes change hands)")
+_PASSED = re.compile(r"^the dice pass from \S+ to ([^:]+):")
+_STAKED = re.compile(r"^(\S+) stakes \S+ against ")
+_CALLED = "the caster calls "
+
+
+# --- the server, in the child process -----------------------------------------------------------------------
+
+
+def serve(db: str, port: int) -> None:
+    """Run the web table on 127.0.0.1:``port`` over the record ``db``, with limits no benchmark reaches."""
+    import uvicorn  # noqa: PLC0415 - the child's alone
+
+    limits = Limits(rate=1e9, burst=1e9, address_rate=1e9, address_burst=1e9)
+    app = create_app(WebConfig(db=db, limits=limits))
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+class Server:
+    """The server as a child process: started, waited for, and always stopped (``with Server(...)``)."""
+
+    def __init__(self, db: str, folder: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.log = folder / f"server-{self.port}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Server:
+        command = [sys.executable, __file__, "--serve", "--db", self.db, "--port", str(self.port)]
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+    async def ready(self) -> None:
+        deadline = time.monotonic() + START
+        async with httpx.AsyncClient(base_url=self.base, timeout=2.0) as client:
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited ({self.process.returncode}):\n{self.tail()}")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await client.get("/api/rulesets")).status_code == 200:
+                        return
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {START:.0f} s:\n{self.tail()}")
+
+    def tail(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-3000:]
+        except OSError:
+            return ""
+
+    def cpu(self) -> float:
+        """The CPU seconds (user and system) the server process has used so far, from /proc."""
+        assert self.process is not None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# --- the baseline: the record's own commit rate -------------------------------------------------------------
+
+
+def baseline(db: str, seconds: float) -> float:
+    """Entries appended and committed per second through ``GameStore.append`` by one writer, in-process."""
+    store = GameStore.open(db)
+    try:
+        rules = find_ruleset(RULESET)
+        session = Session.start(
+            store,
+            ruleset=rules,
+            paytable=table_paytable(rules)[0],
+            dice=DiceKind.FAIR,
+            kind=GameKind.WEB,
+            seats=[Sit(f"P{n}", Fraction(BANKROLL)) for n in range(1, 6)],
+        )
+        setter = Actor.player("P2")
+        stake = Stake("P2", Fraction(STAKE))
+        seq = len(session.entries)
+        for _ in range(20):  # warm: the connection pool, the statements' compiled forms
+            seq += 1
+            store.append(session.game, setter, stake, seq=seq, request=f"warm-{seq}")
+        done = 0
+        began = time.perf_counter()
+        deadline = began + seconds
+        while time.perf_counter() < deadline:
+            seq += 1
+            store.append(session.game, setter, stake, seq=seq, request=f"base-{seq}")
+            done += 1
+        return done / (time.perf_counter() - began)
+    finally:
+        store.close()
+
+
+# --- the players --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class View:
+    """A table as one player's socket (or a read of its state) has shown it."""
+
+    head: int = 0
+    caster: str | None = None
+    begun: bool = False
+    """Whether the caster has called this round (stakes are then closed)."""
+    staked: set[str] = field(default_factory=set)
+    opened: float = 0.0
+    """When this player saw the round open (``time.perf_counter``)."""
+
+    def entries(self, entries: list[dict[str, Any]], now: float) -> None:
+        for entry in entries:
+            if entry["seq"] <= self.head:
+                continue
+            self.head = entry["seq"]
+            for text in entry["events"]:
+                if text.startswith(_CALLED):
+                    self.begun = True
+                elif found := _STAKED.match(text):
+                    self.staked.add(found[1])
+                elif _SETTLED.match(text):
+                    self.begun = False
+                    self.staked = set()
+                    self.opened = now
+                elif found := _PASSED.match(text):
+                    self.caster = found[1]
+
+    def state(self, seq: int, state: dict[str, Any], now: float) -> None:
+        """The whole table at entry ``seq`` (``GET /api/tables/{id}``, or a socket's ``state`` message)."""
+        if seq < self.head:
+            return
+        table = state["state"]
+        begun = table["turn"]["need"] == "throw"
+        if not begun and (self.begun or not self.opened):
+            self.opened = now
+        self.head = seq
+        self.caster = table["turn"]["caster"]
+        self.begun = begun
+        self.staked = {stake["player"] for stake in table["stakes"]}
+
+
+@dataclass
+class Action:
+    """One action sent: when, its answer, and (once answered with 2xx) its entry's number."""
+
+    table: int
+    sent: float
+    answered: float = 0.0
+    status: int = 0
+    seq: int = 0
+
+
+class Table:
+    """One table's players, and when each of its entries reached each of its sockets."""
+
+    def __init__(self, game: int, players: int) -> None:
+        self.game = game
+        self.players = players
+        self.arrived: dict[int, list[float]] = {}
+        """Entry number: [sockets that have it, when the last of them got it]."""
+        self.seen = 0
+        """The highest entry number any of the table's sockets has received."""
+
+    def arrive(self, seq: int, now: float) -> None:
+        found = self.arrived.get(seq)
+        if found is None:
+            self.arrived[seq] = [1, now]
+        else:
+            found[0] += 1
+            found[1] = now
+        self.seen = max(self.seen, seq)
+
+    def everywhere(self, seq: int) -> float | None:
+        """When the last of the table's sockets received entry ``seq`` (None: not all of them have)."""
+        found = self.arrived.get(seq)
+        return found[1] if found is not None and found[0] >= self.players else None
+
+
+@dataclass
+class Run:
+    """What one run shares among its players: where they are, what they did, and when to stop."""
+
+    base: str
+    ws_base: str
+    think: float
+    stop: float = float("inf")
+    actions: list[Action] = field(default_factory=list)
+    reconnects: int = 0
+    rereads: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class Player:
+    """One person at a table: a keep-alive HTTP client for acting, and a socket following the table."""
+
+    def __init__(self, run: Run, table: Table, name: str, token: str, index: int) -> None:
+        self.run = run
+        self.table = table
+        self.name = name
+        self.view = View()
+        self.changed = asyncio.Event()
+        self.random = random.Random(table.game * 100 + index)
+        self.actions = 0
+        self.client = httpx.AsyncClient(
+            base_url=run.base,
+            headers={"authorization": f"Bearer {token}"},
+            timeout=30.0,
+            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+        )
+        self.socket_head = 0
+        self.socket: Any = None
+
+    async def reread(self) -> None:
+        """Read the table's state, as a page does when it has lost track."""
+        response = await self.client.get(f"/api/tables/{self.table.game}")
+        response.raise_for_status()
+        state = response.json()
+        self.view.state(state["seq"], state, time.perf_counter())
+
+    async def connect(self) -> None:
+        url = f"{self.run.ws_base}/api/tables/{self.table.game}/live?since={self.view.head}"
+        self.socket = await connect(url, open_timeout=30, ping_interval=None, max_queue=None)
+        self.socket_head = max(self.socket_head, self.view.head)
+
+    async def follow(self) -> None:
+        """Read the socket until it is closed: every update moves the view on and is timed for the table."""
+        while True:
+            try:
+                async for message in self.socket:
+                    now = time.perf_counter()
+                    update = json.loads(message)
+                    if update["type"] == "entries":
+                        for entry in update["entries"]:
+                            if entry["seq"] > self.socket_head:
+                                self.table.arrive(entry["seq"], now)
+                        self.view.entries(update["entries"], now)
+                    else:
+                        for seq in range(self.socket_head + 1, update["seq"] + 1):
+                            self.table.arrive(seq, now)
+                        self.view.state(update["seq"], update["state"], now)
+                    self.socket_head = max(self.socket_head, update["seq"])
+                    self.changed.set()
+                return
+            except ConnectionClosed:
+                pass
+            if time.perf_counter() >= self.run.stop:
+                return
+            self.run.reconnects += 1
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(OSError, TimeoutError):
+                await self.connect()
+
+    def decide(self, now: float) -> tuple[str | None, float]:
+        """The action to send now (None: none yet), and how long to wait for news before deciding again."""
+        view = self.view
+        if view.caster == self.name:
+            if view.begun:
+                return "throw", 0.0
+            left = STAKE_WAIT - (now - view.opened)
+            if len(view.staked) >= self.table.players - 1 or left <= 0:
+                return f"call {MAIN}", 0.0
+            return None, left
+        if not view.begun and self.name not in view.staked:
+            return f"stake {STAKE}", 0.0
+        return None, 1.0
+
+    async def play(self) -> None:
+        """Act on what the socket shows until the run stops."""
+        run = self.run
+        self.view.opened = time.perf_counter()  # the first round opens when play starts
+        while True:
+            now = time.perf_counter()
+            if now >= run.stop:
+                return
+            self.changed.clear()
+            text, wait = self.decide(now)
+            if text is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), timeout=min(wait, run.stop - now) + 0.001)
+                continue
+            if run.think > 0:
+                await asyncio.sleep(min(run.think * self.random.uniform(0.5, 1.5), max(0.0, run.stop - now)))
+                if time.perf_counter() >= run.stop:
+                    return
+                text, _ = self.decide(time.perf_counter())  # the table may have moved on meanwhile
+                if text is None:
+                    continue
+            self.actions += 1
+            action = Action(self.table.game, time.perf_counter())
+            body = {"action": text, "id": f"{self.name}-{self.actions}"}
+            try:
+                response = await self.client.post(f"/api/tables/{self.table.game}/actions", json=body)
+            except httpx.HTTPError as error:
+                run.errors[type(error).__name__] += 1
+                await asyncio.sleep(0.1)
+                continue
+            action.answered = time.perf_counter()
+            action.status = response.status_code
+            run.actions.append(action)
+            if response.is_success:
+                action.seq = response.json()["seq"]
+                await self._seen(action.seq)
+            else:
+                run.rereads += 1
+                with contextlib.suppress(httpx.HTTPError):
+                    await self.reread()
+
+    async def _seen(self, seq: int) -> None:
+        """Wait until this player's socket has shown entry ``seq`` (or the run stops)."""
+        while self.view.head < seq:
+            now = time.perf_counter()
+            if now >= self.run.stop + DRAIN:
+                return
+            self.changed.clear()
+            if self.view.head >= seq:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=1.0)
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.socket.close(), timeout=2.0)
+        await self.client.aclose()
+
+
+# --- one run ------------------------------------------------------------------------------------------------
+
+
+async def setup(run: Run, tables: int, players: int) -> list[Player]:
+    """The tables and their players: each seated from a client of his own (no cookies), then following."""
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+    async with httpx.AsyncClient(base_url=run.base, timeout=30.0) as lobby:
+
+        async def table() -> list[Player]:
+            async with gate:
+                made = await lobby.post("/api/tables", json={"ruleset": RULESET})
+            made.raise_for_status()
+            game = made.json()["id"]
+            at = Table(game, players)
+            seated = []
+            for index in range(1, players + 1):
+                async with gate, httpx.AsyncClient(base_url=run.base, timeout=30.0) as fresh:
+                    sat = await fresh.post(
+                        f"/api/tables/{game}/seats", json={"name": f"P{index}", "bankroll": BANKROLL}
+                    )
+                sat.raise_for_status()
+                seated.append(Player(run, at, sat.json()["seat"], sat.json()["token"], index))
+            for player in seated:
+                async with gate:
+                    await player.reread()
+                    await player.connect()
+            return seated
+
+        made = await asyncio.gather(*(table() for _ in range(tables)))
+    return [player for seated in made for player in seated]
+
+
+async def measure(
+    server: Server,
+    *,
+    tables: int,
+    players: int,
+    think: float,
+    warmup: float,
+    seconds: float,
+    opened: Callable[[], object] = lambda: None,
+) -> dict[str, Any]:
+    """Set up the tables, play for ``warmup`` then ``seconds``, and return the window's figures."""
+    run = Run(server.base, server.base.replace("http://", "ws://", 1), think)
+    began = time.perf_counter()
+    seated = await setup(run, tables, players)
+    setup_seconds = time.perf_counter() - began
+    by_table = {player.table.game: player.table for player in seated}
+    followers = [asyncio.create_task(player.follow()) for player in seated]
+    try:
+        start = time.perf_counter()
+        window_start = start + warmup
+        window_end = window_start + seconds
+        run.stop = window_end
+        playing = [asyncio.create_task(player.play()) for player in seated]
+        await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
+        opened()
+        seen_start = {game: table.seen for game, table in by_table.items()}
+        cpu_server, cpu_client = server.cpu(), time.process_time()
+        await asyncio.sleep(max(0.0, window_end - time.perf_counter()))
+        cpu_server, cpu_client = server.cpu() - cpu_server, time.process_time() - cpu_client
+        seen_end = {game: table.seen for game, table in by_table.items()}
+        _, late = await asyncio.wait(playing, timeout=DRAIN + 35.0)  # an answer may take its whole timeout
+        for task in late:
+            task.cancel()
+        drained = time.perf_counter() + DRAIN
+        while time.perf_counter() < drained and not _all_delivered(run, by_table, window_start, window_end):
+            await asyncio.sleep(0.05)
+    finally:
+        await asyncio.gather(*(player.close() for player in seated), return_exceptions=True)
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+    span = window_end - window_start
+    answered = [a for a in run.actions if window_start <= a.answered < window_end]
+    durable = [a for a in answered if 200 <= a.status < 300]
+    sent = [a for a in run.actions if window_start <= a.sent < window_end and 200 <= a.status < 300]
+    latencies, undelivered = [], 0
+    for action in sent:
+        everywhere = by_table[action.table].everywhere(action.seq)
+        if everywhere is None:
+            undelivered += 1
+        else:
+            latencies.append(max(0.0, everywhere - action.sent))
+    answers = [a.answered - a.sent for a in sent]
+    refused = Counter(str(a.status) for a in answered if not 200 <= a.status < 300)
+    entries = sum(seen_end[game] - seen_start[game] for game in by_table)
+    return {
+        "tables": tables,
+        "players": players,
+        "think_s": think,
+        "setup_s": round(setup_seconds, 2),
+        "window_s": round(span, 3),
+        "durable_actions": len(durable),
+        "actions_per_s": round(len(durable) / span, 1),
+        "entries_per_s": round(entries / span, 1),
+        "latency_ms": _percentiles(latencies),
+        "answer_ms": _percentiles(answers),
+        "undelivered": undelivered,
+        "refused": sum(refused.values()),
+        "refused_by_status": dict(sorted(refused.items())),
+        "rereads": run.rereads,
+        "reconnects": run.reconnects,
+        "client_errors": dict(run.errors),
+        "server_cpu_s": round(cpu_server, 2),
+        "client_cpu_s": round(cpu_client, 2),
+        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(durable)), 3),
+    }
+
+
+def _all_delivered(run: Run, by_table: dict[int, Table], start: float, end: float) -> bool:
+    return all(
+        by_table[a.table].everywhere(a.seq) is not None
+        for a in run.actions
+        if start <= a.sent < end and 200 <= a.status < 300
+    )
+
+
+def _percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p99": None, "max": None, "n": 0}
+    ordered = sorted(values)
+    cuts = statistics.quantiles(ordered, n=100, method="inclusive") if len(ordered) > 1 else ordered * 99
+    return {
+        "p50": round(1000 * cuts[49], 2),
+        "p99": round(1000 * cuts[98], 2),
+        "max": round(1000 * ordered[-1], 2),
+        "n": len(ordered),
+    }
+
+
+async def database_runs(
+    name: str, db: str, folder: Path, options: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """The baseline, then one run per ``--think`` value, each on a fresh server over ``db``."""
+    rate = await asyncio.to_thread(baseline, db, options.baseline_seconds)
+    print(
+        f"{name}: baseline {rate:,.0f} appends/s (GameStore.append, one writer, in-process)", file=sys.stderr
+    )
+    results = []
+    for think in options.think:
+        with Server(db, folder) as server:
+            await server.ready()
+            profilers: list[subprocess.Popen[bytes]] = []
+            try:
+                figures = await measure(
+                    server,
+                    tables=options.tables,
+                    players=options.players,
+                    think=think,
+                    warmup=options.warmup,
+                    seconds=options.seconds,
+                    opened=partial(_py_spy, profilers, options, server, f"{name}-{think:g}"),
+                )
+            finally:
+                for profiler in profilers:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        profiler.wait(timeout=30)
+                    if profiler.poll() is None:
+                        profiler.kill()
+                        profiler.wait()
+            figures.update(
+                database=name,
+                baseline_appends_per_s=round(rate, 1),
+                ratio=round(figures["actions_per_s"] / rate, 3),
+            )
+            print(_line(figures), file=sys.stderr)
+            results.append(figures)
+    return results
+
+
+def _py_spy(
+    profilers: list[subprocess.Popen[bytes]], options: argparse.Namespace, server: Server, name: str
+) -> None:
+    """``py-spy record`` of the server over the window, when asked for: its stacks, collapsed, to a file."""
+    if options.py_spy is None:
+        return
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    assert server.process is not None
+    command = [spy, "record", "--pid", str(server.process.pid), "--duration", str(int(options.seconds))]
+    command += ["--rate", "100", "--format", "raw", "--output", f"{options.py_spy}-{name}.txt"]
+    profilers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+
+# --- the report ---------------------------------------------------------------------------------------------
+
+_HEADER = (
+    f"{'database':<10} {'think s':>7} {'actions/s':>10} {'entries/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+    f"{'refused':>8} {'srv CPU ms/act':>14} {'baseline/s':>11} {'× baseline':>10}"
+)
+
+
+def _line(f: dict[str, Any]) -> str:
+    lat = f["latency_ms"]
+    shown = [("-" if lat[k] is None else f"{lat[k]:.1f}") for k in ("p50", "p99")]
+    return (
+        f"{f['database']:<10} {f['think_s']:>7g} {f['actions_per_s']:>10,.0f} {f['entries_per_s']:>10,.0f} "
+        f"{shown[0]:>8} {shown[1]:>8} {f['refused']:>8} {f['server_cpu_ms_per_action']:>14.3f} "
+        f"{f['baseline_appends_per_s']:>11,.0f} {f['ratio']:>10.3f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--players", type=int, default=5, help="players per table (2 to 12)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
+    parser.add_argument("--warmup", type=float, default=3.0, help="play before the window opens")
+    parser.add_argument("--think", type=float, nargs="+", default=[0.0], help="pause before each action, s")
+    parser.add_argument("--baseline-seconds", type=float, default=3.0)
+    parser.add_argument("--postgres", default=os.environ.get("HAZARD_TEST_DATABASE_URL"), metavar="URL")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the figures here")
+    parser.add_argument("--py-spy", metavar="PREFIX", help="py-spy the server over each window")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.serve:
+        serve(options.db, options.port)
+        return
+    if not 2 <= options.players <= 12:
+        parser.error("--players: expected 2 to 12")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets a player, on each side
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * options.tables * options.players + 256)), hard)
+    )
+    runner: Any = asyncio.run if uvloop is None else uvloop.run
+    with tempfile.TemporaryDirectory(prefix="hazard-bench-web-") as folder:
+        places = [] if options.no_sqlite else [("sqlite", str(Path(folder) / "games.db"))]
+        if options.postgres:
+            places.append(("postgresql", options.postgres))
+        results = []
+        print(_HEADER, file=sys.stderr)
+        for name, db in places:
+            results.extend(runner(database_runs(name, db, Path(folder), options)))
+    report = {
+        "machine": {
+            "python": sys.version.split()[0],
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "runs": results,
+    }
+    print(_HEADER)
+    for figures in results:
+        print(_line(figures))
+    if options.json is not None:
+        options.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""The API against its own OpenAPI description: schemathesis sends what the schema allows (and what it does
+not) to a real server, and no answer may be a 500 or break the schema's promises.
+
+Seeded and bounded: a fixed number of examples per operation (``HAZARD_FUZZ_EXAMPLES`` raises it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
+from tests.servers import Server
+
+EXAMPLES = int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "25"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder: Path = tmp_path_factory.mktemp("openapi")
+    running = Server(str(folder / "games.db"), folder)
+    # A table to act on: the fuzzer's table numbers are mostly not there, but 1 is.
+    made = httpx.post(f"{running.url}/api/tables", json={"ruleset": "wikipedia"}, timeout=10)
+    assert made.status_code == 201
+    httpx.post(f"{running.url}/api/tables/1/seats", json={"name": "Ann", "bankroll": "100"}, timeout=10)
+    yield running
+    running.stop()
+
+
+def test_no_request_the_schema_describes_gets_a_server_error(server: Server) -> None:
+    api = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
+    operations = [result.ok() for result in api.get_all_operations()]
+    assert len(operations) >= 8
+    seen: dict[int, int] = {}
+    for operation in operations:
+
+        @given(case=operation.as_strategy())
+        @settings(
+            max_examples=EXAMPLES,
+            derandomize=True,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+        )
+        def no_server_error(case: schemathesis.Case) -> None:
+            response = case.call(base_url=server.url, timeout=10)
+            where = (case.method, case.formatted_path, response.text[:300])
+            assert response.status_code < 500, where
+            assert response.status_code != 429, where  # the server's limits are raised for this run
+            seen[response.status_code] = seen.get(response.status_code, 0) + 1
+            json_body = any(
+                kind.startswith("application/json") for kind in response.headers.get("content-type", [])
+            )
+            if response.status_code >= 400 and json_body:
+                assert set(response.json()) == {"error"}, where
+            case.validate_response(response, checks=[not_a_server_error])
+
+        no_server_error()
+    assert seen.get(200, 0) + seen.get(201, 0) > 0, seen  # not all refused: the fuzzer reached the tables
+    assert seen.get(422, 0) > 10, seen
