@@ -81,7 +81,7 @@ DRAIN = 5.0
 """The longest the sockets are given, after the window, to deliver the window's last actions."""
 START = 30.0
 """The longest the server may take to start answering."""
-SETUP_CONCURRENCY = 32
+SETUP_CONCURRENCY = 4
 """Requests in flight at once while the tables are set up."""
 
 _SETTLED = re.compile(r"^(the caster \S+ (wins|loses) |no stakes change hands)")
@@ -612,7 +612,16 @@ def _py_spy(
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     assert server.process is not None
     command = [spy, "record", "--pid", str(server.process.pid), "--duration", str(int(options.seconds))]
-    command += ["--rate", "100", "--format", "raw", "--output", f"{options.py_spy}-{name}.txt"]
+    command += [
+        "--rate",
+        "100",
+        "--idle",
+        "--threads",
+        "--format",
+        "raw",
+        "--output",
+        f"{options.py_spy}-{name}.txt",
+    ]
     profilers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
 

@@ -6,6 +6,7 @@ Regenerate the marked sections after changing a ruleset or the analyser with:
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -121,9 +122,36 @@ def test_generated_sections_are_current() -> None:
         )
 
 
-def test_readme_example_runs() -> None:
-    """The runnable example at the top of the README does what it says."""
+def test_readme_web_example_runs(tmp_path: Path) -> None:
+    """The README's first example, the JSON API, against a fresh ``hazard serve``: it prints what it says."""
+    from tests.servers import Server
+
     text = README.read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    assert code is not None
+    assert "HAZARD_URL" in code.group(1)
+    server = Server(str(tmp_path / "games.db"), tmp_path)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", code.group(1)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "HAZARD_URL": server.url},
+            timeout=60,
+        )
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr
+    expected = re.search(r"```text\n(.*?)```", text[code.end() :], re.DOTALL)
+    assert expected is not None
+    assert result.stdout == expected.group(1).replace("http://127.0.0.1:8000", server.url)
+
+
+def test_readme_example_runs() -> None:
+    """The engine's example in the README does what it says."""
+    text = README.read_text(encoding="utf-8")
+    text = text[text.index("## The rules engine by hand") :]
     code = re.search(r"```python\n(.*?)```", text, re.DOTALL)
     assert code is not None
     result = subprocess.run(

@@ -1,8 +1,8 @@
 """What one player may do at a table now: what a front end offers him, and nothing else.
 
-The table's rules (:func:`hazard.table.apply_action`) still decide every action sent; this says which
-controls are worth showing, read off the same state (whose turn it is, what he has staked, which side bets
-are open), so that every front end shows the same choices.
+The table's rules (:func:`hazard.table.apply_action`) decide every action sent, and they decide this too:
+each choice is the table's answer to trying it (a stake or a bet tried with a token sum), so every front end
+shows the same choices and no rule is written a second time.
 
 >>> from fractions import Fraction
 >>> from hazard.core.rulesets import find_ruleset, find_paytable
@@ -18,9 +18,14 @@ are open), so that every front end shows the same choices.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+from hazard.core.engine import Call
+from hazard.core.errors import HazardError
 from hazard.core.rules import StakeArrangement
+from hazard.table.actions import Actor, CancelBet, OfferBet, PassDice, Stake, TableAction, TakeBet, Withdraw
 from hazard.table.state import Need, Table
+from hazard.table.transitions import apply_action, check_throw
 
 __all__ = ["Choices", "choices"]
 
@@ -36,7 +41,8 @@ class Choices:
     throw_for: str | None = None
     """A bot holds the dice: he may ask for its throw (the bot calls first where it must)."""
     stake: bool = False
-    """He may lay a stake now (the caster under the bank arrangement names his own, against the bank)."""
+    """He may lay a stake now (the caster under the bank arrangement names his own against the bank, where a
+    bot at the table keeps it)."""
     withdraw: bool = False
     """He has stakes laid, and may take them back before the round begins."""
     pass_dice: bool = False
@@ -49,27 +55,61 @@ class Choices:
     """His own open side bets, which he may withdraw."""
 
 
+_TRIAL = Fraction(1, 100)
+"""The sum a choice to stake or bet is tried with: whether one may stake at all, not how much."""
+
+
 def choices(table: Table, player: str) -> Choices:
-    """What ``player`` may do at ``table`` now."""
+    """What ``player`` may do at ``table`` now: each choice tried against the table's own rules
+    (:func:`~hazard.table.transitions.apply_action`, which is pure), so no rule is written twice."""
     if not table.seated(player):
         return Choices()
-    turn = table.turn
+    by = Actor.player(player)
+
+    def accepts(action: TableAction) -> bool:
+        try:
+            apply_action(table, action, by=by)
+        except HazardError:
+            return False
+        return True
+
+    def throws(thrower: Actor) -> bool:
+        try:
+            check_throw(table, by=thrower)
+        except HazardError:
+            return False
+        return True
+
     caster = table.caster
     holds = caster == player
+    calls = holds and table.turn.need is Need.CALL
     bot_caster = caster is not None and not holds and table.player(caster).bot is not None
-    begun = table.round_begun
-    if holds:
-        stake = table.stakes is StakeArrangement.BANK and not begun and len(table.players) > 1
+    if holds:  # the caster names his stake against the bank, which a bot keeps (Session.act)
+        bank = any(p.bot is not None for p in table.players if p.name != player)
+        stake = table.stakes is StakeArrangement.BANK and not table.round_begun and bank
     else:
-        stake = turn.stakes_open
+        stake = accepts(Stake(player, _TRIAL))
     return Choices(
-        mains=table.ruleset.mains if holds and turn.need is Need.CALL else (),
-        throw=holds and turn.need is Need.THROW,
-        throw_for=caster if bot_caster and turn.need in (Need.CALL, Need.THROW) else None,
+        mains=tuple(main for main in table.ruleset.mains if accepts(Call(main))) if calls else (),
+        throw=holds and throws(by),
+        throw_for=caster if bot_caster and caster is not None and _bot_may_go_on(table) else None,
         stake=stake,
-        withdraw=not begun and any(w.opponent == player for w in table.wagers),
-        pass_dice=holds and not begun and not table.wagers and len(table.players) > 1,
-        offer=True,
-        take=tuple(b.number for b in table.side_bets if b.layer is None and b.backer != player),
-        cancel=tuple(b.number for b in table.side_bets if b.layer is None and b.backer == player),
+        withdraw=accepts(Withdraw(player)),
+        pass_dice=holds and accepts(PassDice()),
+        offer=accepts(OfferBet(player, "next 7", _TRIAL)),
+        take=tuple(
+            b.number
+            for b in table.side_bets
+            if b.layer is None and b.backer != player and accepts(TakeBet(b.number, player))
+        ),
+        cancel=tuple(
+            b.number
+            for b in table.side_bets
+            if b.layer is None and b.backer == player and accepts(CancelBet(b.number))
+        ),
     )
+
+
+def _bot_may_go_on(table: Table) -> bool:
+    """Whether a bot caster's round can go on when asked: it calls where it must, then throws."""
+    return table.turn.need in (Need.CALL, Need.THROW)

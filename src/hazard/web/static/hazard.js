@@ -117,8 +117,11 @@
     return refreshing;
   }
 
-  async function act(text, role) {
+  // Send one action; once it is taken, the form it came from (by its template) is emptied in the view swapped
+  // in, ready for the next; one refused keeps what was typed, to be put right.
+  async function act(text, role, template) {
     say("");
+    let taken = false;
     try {
       const done = await post(
         "/api/tables/" + game + "/actions",
@@ -126,10 +129,16 @@
         role,
       );
       say(done.events.join(" · ") || "done", true);
+      taken = true;
     } catch (error) {
       say(error.message);
     }
     await refresh();
+    if (taken && template) {
+      root.querySelectorAll("form.act").forEach((form) => {
+        if (form.dataset.template === template) form.reset();
+      });
+    }
   }
 
   function fill(template, form) {
@@ -139,11 +148,14 @@
     });
   }
 
+  // The figures of a side bet being written, from the server; only the latest question's answer is shown.
   let previewTimer = null;
+  let previewAsked = 0;
   function preview(form) {
     const output = form.querySelector(".preview");
     if (!output) return;
     clearTimeout(previewTimer);
+    const asked = ++previewAsked;
     previewTimer = setTimeout(async () => {
       const proposition = form.elements.namedItem("proposition").value.trim();
       if (!proposition) return (output.textContent = "");
@@ -152,9 +164,15 @@
         odds: form.elements.namedItem("odds").value.trim() || "1",
         amount: form.elements.namedItem("amount").value.trim() || "1",
       });
-      const response = await fetch("/api/bet?" + query.toString());
-      const answer = await response.json();
-      if (!response.ok) return (output.textContent = answer.error);
+      let response, answer;
+      try {
+        response = await fetch("/api/bet?" + query.toString());
+        answer = await response.json();
+      } catch (error) {
+        answer = { error: "no figures: the server did not answer" };
+      }
+      if (asked !== previewAsked) return;
+      if (!response || !response.ok) return (output.textContent = answer.error || "no figures");
       output.textContent =
         "wins with probability " + answer.probability + " (" + answer.probability_float.toFixed(4) + "); " +
         "fair odds " + answer.fair_odds + "; worth " + answer.backer_value +
@@ -171,7 +189,7 @@
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         const text = fill(form.dataset.template, form).replace(/ at $/, "");
-        act(text, form.classList.contains("host") ? "host" : null);
+        act(text, form.classList.contains("host") ? "host" : null, form.dataset.template);
       });
       if (form.classList.contains("offer")) {
         form.addEventListener("input", () => preview(form));

@@ -1,0 +1,607 @@
+"""The web table in a real browser: ``hazard serve`` as a subprocess, Debian's Chromium driven by Playwright.
+
+Each test sets its tables up through the pages as a person would (the lobby's form, the join form, the
+buttons and forms a view offers) and checks what every browser at the table shows after each action: the same
+entry number (the live socket swaps the view in; ``.view[data-seq=K]`` is the view of entry K) and the same
+bankrolls, which are the record's. No test talks to anything but 127.0.0.1.
+
+Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the module is skipped, unless
+``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails. Screenshots of the pages go to
+the folder ``HAZARD_SCREENSHOTS`` names, else to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 10_000
+"""The longest any one wait in a browser may take."""
+START_S = 20.0
+"""The longest the server may take to answer after it is started."""
+PHONE = {"width": 390, "height": 844}
+MAX_CLICKS = 60
+"""The most actions a played-out game may take."""
+
+# Anything but 127.0.0.1 is never asked: no proxy, whatever the environment says.
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+# --- the server ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running ``hazard serve``."""
+
+    url: str
+
+    def get(self, path: str) -> Any:
+        with _LOCAL.open(self.url + path, timeout=5) as answer:
+            return json.load(answer)
+
+    def state(self, game: int) -> dict[str, Any]:
+        state: dict[str, Any] = self.get(f"/api/tables/{game}")
+        return state
+
+    def head(self, game: int) -> int:
+        return int(self.state(game)["seq"])
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Path:
+    """Debian's Chromium; the module is skipped without it, unless a browser is required."""
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    if os.environ.get("HAZARD_REQUIRE_BROWSER"):
+        pytest.fail(f"HAZARD_REQUIRE_BROWSER is set but there is no {CHROMIUM} (apt-get install chromium)")
+    pytest.skip(f"no {CHROMIUM}: apt-get install chromium to run the browser tests")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``python -m hazard serve`` on a free port of 127.0.0.1, over a fresh record; stopped at the end."""
+    folder = tmp_path_factory.mktemp("web")
+    port = _free_port()
+    command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--db", str(folder / "games.db")]
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + START_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"hazard serve stopped ({process.returncode}): {log_path.read_text()}")
+            try:
+                Server(url).get("/api/rulesets")
+                break
+            except (OSError, urllib.error.URLError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {log_path.read_text()}")
+                time.sleep(0.1)
+        yield Server(url)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Path) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        expect.set_options(timeout=WAIT_MS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go."""
+    named = os.environ.get("HAZARD_SCREENSHOTS")
+    if named:
+        folder = Path(named)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    return tmp_path_factory.mktemp("screenshots")
+
+
+# --- browsers at a table ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    """One person's browser (its own cookies) with one page open, and what the page did that it must not."""
+
+    context: BrowserContext
+    page: Page
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> Page:
+        page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+
+_PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody tr")).map((row) => {
+  const name = row.querySelector("th");
+  const cells = Array.from(row.querySelectorAll("td"), (cell) => cell.textContent.trim());
+  return [name && name.firstChild ? name.firstChild.textContent.trim() : "", ...cells];
+})"""
+
+
+class Web:
+    """The server, the browser, and the people a test opens pages for."""
+
+    def __init__(self, server: Server, browser: Browser, shots: Path) -> None:
+        self.server = server
+        self.browser = browser
+        self.shots = shots
+        self.clients: list[Client] = []
+
+    def url(self, path: str) -> str:
+        return self.server.url + path
+
+    def client(self, path: str | None = None) -> Client:
+        context = self.browser.new_context(base_url=self.server.url)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
+        client = Client(context, context.new_page())
+        client.watch(client.page)
+        self.clients.append(client)
+        if path is not None:
+            client.page.goto(path)
+        return client
+
+    def close(self) -> None:
+        for client in self.clients:
+            client.context.close()
+
+    def clean(self) -> None:
+        """No page opened a dialog or threw."""
+        for client in self.clients:
+            assert client.dialogs == [], client.dialogs
+            assert client.errors == [], client.errors
+
+    def shot(self, page: Page, name: str) -> None:
+        page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
+
+    def phone_shot(self, client: Client, path: str, name: str) -> None:
+        """A screenshot of ``path`` at a phone's width, in the client's browser."""
+        page = client.watch(client.context.new_page())
+        try:
+            page.set_viewport_size(PHONE)
+            page.goto(path)
+            page.wait_for_selector(".view, main.lobby", state="attached")
+            self.shot(page, name)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{path} is {width} px wide at a phone's {PHONE['width']} px"
+        finally:
+            page.close()
+
+    # --- through the pages ---
+
+    def new_table(
+        self, client: Client, *, dice: str = "fair", label: str = "", shot: str | None = None
+    ) -> int:
+        """Set a table up from the lobby's form; its number. The creator lands on its page (a table of real
+        dice: its referee page)."""
+        page = client.page
+        page.goto("/")
+        form = page.locator("#new-table")
+        form.locator("select[name=ruleset]").select_option("wikipedia")
+        form.locator(f"input[name=dice][value={dice}]").check()
+        if label:
+            form.get_by_label("Name of the table").fill(label)
+        if shot is not None:
+            self.shot(page, shot)
+        form.get_by_role("button", name="Set up the table").click()
+        tail = "/referee" if dice == "typed" else ""
+        page.wait_for_url(re.compile(rf"/tables/\d+{tail}$"))
+        match = re.search(r"/tables/(\d+)", page.url)
+        assert match is not None, page.url
+        game = int(match.group(1))
+        page.wait_for_selector(f'.view[data-seq="{self.server.head(game)}"]', state="attached")
+        return game
+
+    def join(self, client: Client, game: int, name: str, bankroll: str = "100") -> None:
+        """Sit down at the table from its join form (the page reloads, seated)."""
+        page = client.page
+        if not page.url.endswith(f"/tables/{game}"):
+            page.goto(f"/tables/{game}")
+        join = page.locator("#join")
+        join.get_by_label("Name").fill(name)
+        join.get_by_label("Bankroll").fill(bankroll)
+        with page.expect_navigation():
+            join.get_by_role("button", name="Sit down").click()
+
+    def act(self, client: Client, do: Callable[[], None], game: int, watchers: list[Client]) -> int:
+        """Do what sends one action (a click, a form sent) on the client's page; it must be taken. Every
+        watcher's page then shows the same entry, the table's last; returns its number."""
+
+        def is_action(response: Any) -> bool:
+            return bool(response.request.method == "POST" and response.url.endswith(f"/{game}/actions"))
+
+        with client.page.expect_response(is_action) as answer:
+            do()
+        response = answer.value
+        body = response.json()
+        assert response.ok, f"refused ({response.status}): {body}"
+        head = self.synced(game, watchers)
+        assert head >= body["seq"]
+        return head
+
+    def refused(self, client: Client, do: Callable[[], None], game: int) -> str:
+        """Do what sends one action, which must be refused: the page's message."""
+
+        def is_action(response: Any) -> bool:
+            return bool(response.request.method == "POST" and response.url.endswith(f"/{game}/actions"))
+
+        with client.page.expect_response(is_action) as answer:
+            do()
+        assert not answer.value.ok
+        error = str(answer.value.json()["error"])
+        message = client.page.locator("#message")
+        expect(message).to_have_class(re.compile(r"\berror\b"))
+        expect(message).to_have_text(error)
+        return error
+
+    def synced(self, game: int, clients: list[Client]) -> int:
+        """Wait until every client's page shows the table's last entry; check they all show the same
+        players with the record's bankrolls. The entry's number."""
+        state = self.server.state(game)
+        head = int(state["seq"])
+        record = [
+            [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
+            for p in state["state"]["players"]
+        ]
+        for client in clients:
+            page = client.page
+            page.wait_for_selector(f'.view[data-seq="{head}"]', state="attached")
+            expect(page.locator(".view .round")).to_contain_text(f"table {game}, entry {head}")
+            shown = page.evaluate(_PLAYERS_JS)
+            assert shown == (record or [["Nobody is seated yet."]]), (page.url, shown, record)
+        return head
+
+
+def players(page: Page) -> list[list[str]]:
+    shown: list[list[str]] = page.evaluate(_PLAYERS_JS)
+    return shown
+
+
+def point(page: Page, what: str) -> str:
+    """What the round's panel shows for ``what``: caster, main, chance or round."""
+    return page.locator(".point div").filter(has=page.locator("dt", has_text=what)).locator("dd").inner_text()
+
+
+def action_buttons(page: Page) -> dict[str, str]:
+    """The action each button of the page's controls sends, by its label."""
+    buttons = page.locator(".controls .buttons button[data-action]")
+    return {b.inner_text(): str(b.get_attribute("data-action")) for b in buttons.all()}
+
+
+@pytest.fixture
+def web(server: Server, browser: Browser, shots: Path) -> Iterator[Web]:
+    opened = Web(server, browser, shots)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def seated(web: Web, label: str = "") -> tuple[int, Client, Client, Client]:
+    """A table of fair dice set up from the lobby by a host, Ann and Bob (each in a browser of their own)
+    seated with 100 each."""
+    host = web.client()
+    game = web.new_table(host, label=label)
+    ann = web.client()
+    web.join(ann, game, "Ann")
+    bob = web.client()
+    web.join(bob, game, "Bob")
+    web.synced(game, [host, ann, bob])
+    expect(ann.page.locator(".controls h2")).to_have_text("Your move, Ann")
+    expect(bob.page.locator(".controls h2")).to_have_text("Your move, Bob")
+    return game, host, ann, bob
+
+
+def stake(web: Web, client: Client, game: int, amount: str, watchers: list[Client]) -> int:
+    form = client.page.locator('form[data-template="stake {amount}"]')
+    form.get_by_label(re.compile("^Stake against")).fill(amount)
+    return web.act(client, form.get_by_role("button", name="Stake").click, game, watchers)
+
+
+def command(web: Web, client: Client, game: int, text: str, watchers: list[Client]) -> int:
+    form = client.page.locator('form[data-template="{command}"]')
+    form.get_by_role("textbox", name="Command").fill(text)
+    return web.act(client, form.get_by_role("button").click, game, watchers)
+
+
+# --- the tests -------------------------------------------------------------------------------------------
+
+
+def test_two_players_play_rounds_with_a_stake_and_a_side_bet(web: Web) -> None:
+    host = web.client()
+    game = web.new_table(host, shot="lobby")
+    web.phone_shot(host, "/", "lobby-phone")
+    # The creator is the host, not a player: the page offers a seat.
+    expect(host.page.locator("#join")).to_be_visible()
+    ann = web.client()
+    web.join(ann, game, "Ann")
+    bob = web.client(f"/tables/{game}")
+    web.join(bob, game, "Bob")
+    both = [ann, bob]
+    web.synced(game, [host, *both])
+    expect(ann.page.locator("table.players")).to_contain_text("caster, you")
+
+    stake(web, bob, game, "5", both)
+    for client in both:
+        expect(client.page.locator("ul.stakes")).to_have_text("Bob stakes 5.00 against the caster")
+
+    offer = bob.page.locator("form.offer")
+    offer.get_by_label("Bet", exact=True).fill("4 or 10 before 7")
+    offer.get_by_label("Amount", exact=True).fill("2")
+    # The figures come before the bet is sent.
+    expect(offer.locator(".preview")).to_contain_text("wins with probability 1/2 (0.5000); fair odds 1 to 1")
+    web.act(bob, offer.get_by_role("button", name="Offer").click, game, both)
+    expect(bob.page.locator("#message")).to_contain_text("side bet offered: #1 Bob backs '4 or 10 before 7'")
+    for client in both:
+        expect(client.page.locator('li[data-bet="1"]')).to_contain_text("open: nobody has taken it")
+
+    web.act(ann, ann.page.get_by_role("button", name="Take bet #1").click, game, both)
+    for client in both:
+        expect(client.page.locator('li[data-bet="1"]')).to_contain_text("laid by Ann")
+    assert "Cancel bet #1" not in action_buttons(bob.page)
+
+    # Play: whoever holds the dice calls 7 and throws, until three rounds are over; Bob stakes 5 on each
+    # round he does not cast, before the main is called.
+    clicks = 0
+    staked = {0}
+    shot = False
+    while web.server.state(game)["state"]["rounds_played"] < 3:
+        assert clicks < MAX_CLICKS, "three rounds took too many throws"
+        clicks += 1
+        state = web.server.state(game)["state"]
+        caster = ann if state["caster"] == "Ann" else bob
+        buttons = action_buttons(caster.page)
+        rounds = state["rounds_played"]
+        if "Call 7" in buttons and rounds not in staked and state["caster"] == "Ann":
+            staked.add(rounds)
+            stake(web, bob, game, "5", both)
+            continue
+        label = "Throw the dice" if "Throw the dice" in buttons else "Call 7"
+        assert label in buttons, (state["caster"], buttons)
+        web.act(caster, caster.page.get_by_role("button", name=label, exact=True).click, game, both)
+        if not shot and point(ann.page, "chance") != "—":
+            shot = True
+            expect(ann.page.locator(".throws .dice").first).to_be_visible()
+            web.shot(ann.page, "table-seated")
+            web.phone_shot(ann, f"/tables/{game}", "table-seated-phone")
+    log = ann.page.locator("ol.log")
+    expect(log).to_contain_text("side bet #1 '4 or 10 before 7'")
+    expect(log).to_contain_text("Bob stakes 5.00 against Ann")
+    # The money is all still there, and both pages agree on where.
+    for client in both:
+        total = sum(float(row[1]) for row in players(client.page))
+        assert total == 200.0, players(client.page)
+    assert players(ann.page) == players(bob.page)
+    web.clean()
+
+
+def test_a_spectator_and_the_big_screen_follow_the_table(web: Web) -> None:
+    game, _, ann, bob = seated(web)
+    both = [ann, bob]
+    stake(web, bob, game, "5", both)
+    web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, both)
+
+    watcher = web.client(f"/tables/{game}")
+    screen = web.client(f"/tables/{game}/screen")
+    everyone = [ann, bob, watcher, screen]
+    web.synced(game, everyone)
+    web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, everyone)
+    assert players(watcher.page) == players(ann.page) == players(screen.page)
+    page = watcher.page
+    expect(page.locator(".players")).not_to_contain_text("you")
+    # A spectator may sit down, and do nothing else.
+    expect(page.locator(".controls h2")).to_have_text("Join the table")
+    assert page.locator("#table form").count() == 1
+    expect(page.locator("#table form")).to_have_id("join")
+    assert page.locator("button[data-action], form.act, #bot, #close, #enter-roll, .host").count() == 0
+    assert page.locator("#table button").all_inner_texts() == ["Sit down"]
+    web.shot(page, "spectator")
+    # The big screen: no controls at all, no links, the dice large.
+    page = screen.page
+    assert page.locator("form, button, nav").count() == 0
+    expect(page.locator(".throws .dice.big").first).to_be_visible()
+    web.shot(page, "screen")
+    web.clean()
+
+
+def test_a_reload_keeps_the_seat(web: Web) -> None:
+    game, _, ann, bob = seated(web)
+    ann.page.reload()
+    expect(ann.page.locator(".controls h2")).to_have_text("Your move, Ann")
+    ann_row = ann.page.locator("table.players tbody tr").filter(has_text="Ann")
+    expect(ann_row.locator(".tag")).to_have_text("caster, you")
+    expect(ann.page.locator("table.players tbody tr").filter(has_text="Bob")).not_to_contain_text("you")
+    # A new page in the same browser is Ann's too, and she acts from it.
+    again = ann.watch(ann.context.new_page())
+    again.goto(f"/tables/{game}")
+    expect(again.locator(".controls h2")).to_have_text("Your move, Ann")
+    again.close()
+    web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
+    expect(ann.page.locator(".turn")).to_have_text("Ann to throw")
+    web.clean()
+
+
+def test_a_bad_action_shows_its_message(web: Web) -> None:
+    game, _, ann, bob = seated(web)
+    before = web.server.head(game)
+    form = ann.page.locator('form[data-template="{command}"]')
+    form.get_by_role("textbox", name="Command").fill("stake lots")
+    error = web.refused(ann, form.get_by_role("button", name="Send").click, game)
+    assert "stake 'lots'" in error
+    assert web.synced(game, [ann, bob]) == before
+    box = ann.page.locator('form[data-template="{command}"]').get_by_role("textbox", name="Command")
+    expect(box).to_have_value("stake lots")  # kept, to be put right
+    # The page is still usable: the same box, then a button.
+    command(web, ann, game, "call 6", [ann, bob])
+    expect(ann.page.locator("#message")).to_have_class(re.compile(r"\bok\b"))
+    expect(ann.page.locator("#message")).to_have_text("the caster calls 6 as the main")
+    expect(box).to_have_value("")
+    expect(bob.page.locator(".turn")).to_have_text("Ann to throw")
+    web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+    expect(ann.page.locator("#message")).to_contain_text("Ann throws ")
+    web.clean()
+
+
+def test_the_referee_enters_a_round_of_real_dice(web: Web) -> None:
+    referee = web.client()
+    game = web.new_table(referee, dice="typed")
+    page = referee.page
+    assert page.url.endswith(f"/tables/{game}/referee")
+    watcher = web.client(f"/tables/{game}")
+    everyone = [referee, watcher]
+    for text in ("sit Ann 100", "sit Bob 100", "stake Bob 5", "call 7"):
+        command(web, referee, game, text, everyone)
+    expect(watcher.page.locator(".turn")).to_have_text("Ann to throw")
+
+    def throw(a: int, b: int) -> None:
+        enter = page.get_by_role("button", name="Enter the throw")
+        expect(enter).to_be_disabled()
+        page.locator(f'.die[data-die="a"] button[data-face="{a}"]').click()
+        expect(enter).to_be_disabled()
+        page.locator(f'.die[data-die="b"] button[data-face="{b}"]').click()
+        expect(page.locator("#roll-shown")).to_have_text(f"{a}-{b}")
+        web.act(referee, enter.click, game, everyone)
+
+    # 6 is the chance; 3 is neither; 6 again wins it for the caster.
+    throws = iter([(3, 3), (1, 2), (5, 4), (2, 4), (3, 3)])
+    thrown = []
+    while web.server.state(game)["state"]["rounds_played"] < 1:
+        roll = next(throws, None)
+        assert roll is not None, "the round did not end"
+        throw(*roll)
+        thrown.append(roll)
+        if len(thrown) == 1:
+            web.shot(page, "referee")
+    assert thrown == [(3, 3), (1, 2), (5, 4), (2, 4)]
+    log = page.locator("ol.log")
+    for a, b in thrown:
+        expect(log).to_contain_text(f"the referee: throw {a}-{b}")
+    expect(log).to_contain_text("6 is the chance, thrown before the main 7: the caster wins")
+    expect(watcher.page.locator("ol.log")).to_contain_text("the caster Ann wins")
+    bankrolls = {row[0]: row[1] for row in players(page)}
+    assert bankrolls["Ann"] != "100.00"
+
+    # Undo: the last throw is void, the round in play again, the money back.
+    head = web.act(referee, page.get_by_role("button", name="Undo the last action").click, game, everyone)
+    expect(log).to_contain_text(f"[{head}] the referee: correction: entry {head - 1} is void")
+    state = web.server.state(game)["state"]
+    assert state["rounds_played"] == 0
+    assert (state["main"], state["chance"]) == (7, 6)
+    assert {row[0]: row[1] for row in players(page)} == {"Ann": "100.00", "Bob": "100.00"}
+    expect(watcher.page.locator(".turn")).to_have_text("Ann to throw")
+    throw(6, 1)
+    expect(log).to_contain_text("7 is the main, thrown before the chance 6: the caster loses")
+    assert web.server.state(game)["state"]["rounds_played"] == 1
+    web.clean()
+
+
+def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
+    label = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    game, host, ann, _ = seated(web, label=label)
+    eve = web.client(f"/tables/{game}")
+    page = eve.page
+    # A name that is all markup is refused by the name rules, its text shown as text.
+    join = page.locator("#join")
+    join.get_by_label("Name").fill("<img src=x onerror=alert(1)>")
+    join.get_by_role("button", name="Sit down").click()
+    message = page.locator("#message")
+    expect(message).to_contain_text("invalid player name '<img src=x onerror=alert(1)>'")
+    expect(message).to_have_class(re.compile(r"\berror\b"))
+    # One the rules take is shown as text wherever it appears.
+    web.join(eve, game, "Eve<img src=x onerror=alert(3)>")
+    expect(page.locator(".controls h2")).to_have_text("Your move, Eve<img src=x onerror=alert(3)>")
+    web.synced(game, [host, ann, eve])
+    expect(ann.page.locator("table.players")).to_contain_text("Eve<img src=x onerror=alert(3)>")
+    # A side bet on markup: the preview says why not, as text, and so does the refusal.
+    offer = page.locator("form.offer")
+    offer.get_by_label("Bet", exact=True).fill("<script>alert(4)</script>")
+    expect(offer.locator(".preview")).to_contain_text("invalid proposition '<script>alert(4)</script>'")
+    error = web.refused(eve, offer.get_by_role("button", name="Offer").click, game)
+    assert "invalid proposition '<script>alert(4)</script>'" in error
+    for client in (host, ann, eve):
+        expect(client.page.locator(".round h2")).to_have_text(label)
+        assert client.page.title() == f"{label} · Hazard"
+        assert client.page.locator("img").count() == 0
+        assert client.page.locator("script").count() == 1  # the page's own, /static/hazard.js
+    lobby = web.client("/")
+    expect(lobby.page.locator("ul.tables")).to_contain_text(label)
+    assert lobby.page.locator("img").count() == 0
+    assert lobby.page.locator("script").count() == 1
+    web.clean()
+
+
+@pytest.mark.xfail(
+    reason="app.py sit/_host_or_none: the creator's join form is taken as the host seating someone else "
+    "(the host cookie), so the seat's cookie is never set and the creator stays unseated",
+    strict=True,
+)
+def test_the_creator_takes_a_seat_at_his_own_table(web: Web) -> None:
+    host = web.client()
+    game = web.new_table(host)
+    web.join(host, game, "Ann")
+    web.synced(game, [host])
+    assert host.page.locator(".controls h2").inner_text() == "Your move, Ann"
+
+
+@pytest.mark.xfail(
+    reason="app.py _page_holder: the table page reads only the seat cookie, so the host is never known "
+    "there: no Host card, no referee link",
+    strict=True,
+)
+def test_the_host_has_the_host_tools_on_the_table_page(web: Web) -> None:
+    host = web.client()
+    game = web.new_table(host)
+    page = host.page
+    assert page.locator("#bot").count() == 1
+    assert page.locator(f'nav a[href="/tables/{game}/referee"]').count() == 1
