@@ -387,3 +387,18 @@ def test_fuzz_any_bet_that_parses_is_analysed_quickly(text: str) -> None:
     json.dumps(analysis.to_json_dict())
     assert len(str(analysis)) < 600
     assert time.perf_counter() - started < 0.5
+
+
+def test_a_bets_value_to_the_backer_at_its_odds() -> None:
+    from fractions import Fraction
+
+    from hazard.analysis.bets import analyse_bet
+    from hazard.core.errors import InvalidError
+
+    six_before_eight = analyse_bet("6 before 8")
+    assert six_before_eight.value() == 0  # even money on an even chance
+    assert six_before_eight.value(Fraction(2)) == Fraction(1, 2)  # paid 2 for 1 on a half chance
+    next_seven = analyse_bet("next 7")
+    assert next_seven.value(Fraction(4)) == Fraction(-1, 6)  # 4 to 1 on 5 to 1 against
+    with pytest.raises(InvalidError, match="invalid odds 0: expected odds above 0"):
+        next_seven.value(Fraction(0))

@@ -42,7 +42,15 @@ from hazard.table.actions import (
 )
 from hazard.table.dice import DiceKind
 from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json
-from hazard.table.record import MAX_DATA, Access, GameStore, GameSummary, StaleError, default_database_url
+from hazard.table.record import (
+    MAX_DATA,
+    Access,
+    GameStore,
+    GameSummary,
+    Holder,
+    StaleError,
+    default_database_url,
+)
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action
 
@@ -935,3 +943,49 @@ def test_a_stored_ruleset_naming_a_paytable_file_reads_no_file(store: GameStore,
     reseal(db)
     loaded = store.load(game)
     assert loaded.info.ruleset.paytable == WIKI_PAYS
+
+
+# --- play from afar: keys to seats, client numbers, closed games, heads ---------------------------------
+
+
+def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: GameStore, db: Path) -> None:
+    info = store.create(
+        ruleset=WIKIPEDIA,
+        paytable=WIKI_PAYS,
+        stakes=StakeArrangement.BANK,
+        dice=DiceKind.TYPED,
+        kind=GameKind.WEB,
+        keys={"a" * 64: None},
+    )
+    game = info.id
+    store.append(game, ANN, Sit("Ann", Fraction(10)), seq=1, key=("b" * 64, "Ann"), request="ann-1")
+    assert store.holder(game, "a" * 64) == Holder(None)
+    assert store.holder(game, "a" * 64).is_host  # type: ignore[union-attr]
+    assert store.holder(game, "b" * 64) == Holder("Ann")
+    assert store.holder(game, "c" * 64) is None
+    assert store.holder(game + 1, "b" * 64) is None  # a key opens one game only
+    assert store.requests(game) == {"ann-1": 1}
+    # the same client number again is another writer's entry: refused, and nothing written
+    with pytest.raises(StaleError):
+        store.append(game, BEN, Sit("Ben", Fraction(10)), seq=2, request="ann-1")
+    assert store.heads([game, 99]) == {game: 1}
+    assert store.closed() == frozenset()
+    store.close_game(game)
+    store.close_game(game)
+    assert store.closed() == frozenset({game})
+    reader = GameStore.open(str(db), access=Access.READ)
+    assert reader.requests(game) == {"ann-1": 1}
+    assert reader.holder(game, "b" * 64) == Holder("Ann")
+    with pytest.raises(InvalidError, match="opened for reading"):
+        reader.close_game(game)
+    assert reader.load(game).table == live([(ANN, Sit("Ann", Fraction(10)))])
+
+
+def test_a_record_made_before_play_from_afar_has_no_keys_and_gets_them_when_written(db: Path) -> None:
+    shutil.copy(Path(__file__).parent / "fixtures" / "legacy-record" / "games.db", db)
+    reader = GameStore.open(str(db), access=Access.READ)
+    assert reader.holder(1, "a" * 64) is None
+    assert reader.requests(1) == {}
+    assert reader.closed() == frozenset()
+    writer = GameStore.open(str(db))
+    assert writer.requests(1) == {}
