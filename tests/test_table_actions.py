@@ -22,6 +22,7 @@ from hazard.table.actions import (
     BotPolicy,
     Call,
     CancelBet,
+    Leave,
     OfferBet,
     PassDice,
     Sit,
@@ -61,6 +62,7 @@ EVERY_KIND: list[tuple[TableAction, dict[str, Any], str]] = [
         "stake Ann 10 consent",
     ),
     (Withdraw("Ann"), {"type": "withdraw", "player": "Ann"}, "withdraw Ann"),
+    (Leave("Ann"), {"type": "leave", "player": "Ann"}, "leave Ann"),
     (Call(7), {"type": "call", "main": 7}, "call 7"),
     (Roll(6, 1), {"type": "throw", "roll": "6-1"}, "throw 6-1"),
     (
@@ -229,6 +231,8 @@ def test_bad_names_are_refused(name: str) -> None:
         ("stake Bob 5", ANN, Stake("Bob", Fraction(5))),  # parsed as written; the table refuses it for Ann
         ("withdraw", ANN, Withdraw("Ann")),
         ("withdraw cat", REFEREE, Withdraw("Cat")),
+        ("leave", ANN, Leave("Ann")),
+        ("leave cat", REFEREE, Leave("Cat")),
         ("call 7", ANN, Call(7)),
         ("7", ANN, Call(7)),
         ("call 12", REFEREE, Call(12)),
@@ -307,7 +311,7 @@ def test_commands_people_type(text: str, by: Actor, action: TableAction | ThrowD
         ("sit Dan", REFEREE, "invalid command 'sit Dan': expected sit NAME BANKROLL"),
         ("sit Dan 5 as a gambler bot", REFEREE, "invalid bot 'gambler'"),
         ('sit "referee" 5', REFEREE, "invalid player name 'referee'"),
-        ("dance", ANN, "unknown command 'dance': expected one of sit, stake, withdraw, call, throw, offer"),
+        ("dance", ANN, "unknown command 'dance': expected one of sit, stake, withdraw, leave, call, throw, offer"),
         ("stake " + "9" * 5000, ANN, "expected at most 400 characters"),
         ("stake " + "9" * 300, ANN, "expected at most 64 characters"),
     ],
@@ -345,7 +349,7 @@ def test_printed_text_reads_back_to_the_same_action(money: MoneyStyle, action: T
 def _names(action: TableAction) -> list[str]:
     if isinstance(action, Sit):
         return [action.name]
-    if isinstance(action, Stake | Withdraw):
+    if isinstance(action, Stake | Withdraw | Leave):
         return [action.player]
     if isinstance(action, OfferBet):
         return [action.backer]

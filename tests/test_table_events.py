@@ -28,6 +28,7 @@ from hazard.table.events import (
     BetSettled,
     BetTaken,
     CasterChanged,
+    Left,
     RoundSettled,
     Seated,
     Staked,
@@ -56,6 +57,14 @@ EVENTS: list[tuple[AnyEvent, tuple[str, str, str]]] = [
     (
         Seated(Player("Ann", Fraction(305, 3))),
         ("Ann sits down with 101.67", "Ann sits down with 305/3", "Ann sits down with £101 13s 4d"),
+    ),
+    (
+        Left(Player("Ann", Fraction(305, 3))),
+        (
+            "Ann leaves the table with 101.67",
+            "Ann leaves the table with 305/3",
+            "Ann leaves the table with £101 13s 4d",
+        ),
     ),
     (
         Seated(Player("Bot", Fraction(0), BotPolicy.SETTER)),

@@ -38,6 +38,7 @@ from hazard.table.actions import (
     BotPolicy,
     Call,
     CancelBet,
+    Leave,
     OfferBet,
     PassDice,
     Sit,
@@ -1352,3 +1353,65 @@ def test_a_name_that_is_another_seated_name_is_refused(name: str) -> None:
     )
     with pytest.raises(IllegalError, match="someone of that name is already at the table"):
         apply_action(table, Sit(name, Fraction(5)), by=REFEREE)
+
+
+# --- getting up from the table ------------------------------------------------------------------------
+
+
+def _three(ruleset: str = "wikipedia") -> Table:
+    from hazard.core.rulesets import find_paytable, find_ruleset
+
+    table = new_table(find_ruleset(ruleset), find_paytable("even"))
+    for name in ("Ann", "Bob", "Cat"):
+        table, _ = apply_action(table, Sit(name, Fraction(100)), by=Actor.player(name))
+    return table
+
+
+def test_a_setter_gets_up_between_rounds_with_his_stakes_and_offers_withdrawn() -> None:
+    table = _three()
+    table, _ = apply_action(table, Stake("Bob", Fraction(5)), by=Actor.player("Bob"))
+    table, _ = apply_action(table, OfferBet("Bob", "next 7", Fraction(2)), by=Actor.player("Bob"))
+    money = table.total_money
+    after, events = apply_action(table, Leave("Bob"), by=Actor.player("Bob"))
+    assert [str(e) for e in events] == [
+        "Bob takes back the stakes against the caster",
+        "side bet #1 withdrawn",
+        "Bob leaves the table with 100.00",
+    ]
+    assert [p.name for p in after.players] == ["Ann", "Cat"]
+    assert after.wagers == ()
+    assert after.side_bets == ()
+    assert after.total_money == money - 100  # he takes his bankroll with him, and nothing else moves
+
+
+def test_the_caster_gets_up_between_rounds_and_the_dice_pass() -> None:
+    table = _three()
+    table, _ = apply_action(table, Stake("Cat", Fraction(5)), by=Actor.player("Cat"))
+    after, events = apply_action(table, Leave("Ann"), by=REFEREE)
+    assert [str(e) for e in events] == [
+        "Cat takes back the stakes against the caster",
+        "the dice pass from Ann to Bob: Ann leaves the table",
+        "Ann leaves the table with 100.00",
+    ]
+    assert after.caster == "Bob"
+    alone, _ = apply_action(apply_action(after, Leave("Bob"), by=REFEREE)[0], Leave("Cat"), by=REFEREE)
+    assert alone.players == ()
+    assert alone.caster is None
+
+
+def test_nobody_gets_up_while_his_money_is_at_risk_or_makes_another_get_up() -> None:
+    table = _three()
+    table, _ = apply_action(table, Stake("Bob", Fraction(5)), by=Actor.player("Bob"))
+    table, _ = apply_action(table, OfferBet("Cat", "next 7", Fraction(1)), by=Actor.player("Cat"))
+    table, _ = apply_action(table, TakeBet(1, "Ann"), by=Actor.player("Ann"))
+    with pytest.raises(ActorError, match="a player gets only himself up from the table"):
+        apply_action(table, Leave("Bob"), by=Actor.player("Ann"))
+    with pytest.raises(IllegalError, match="side bet #1 of his is in play"):
+        apply_action(table, Leave("Cat"), by=Actor.player("Cat"))
+    table, _ = apply_action(table, Call(7), by=Actor.player("Ann"))
+    with pytest.raises(IllegalError, match="he casts it; finish the round first"):
+        apply_action(table, Leave("Ann"), by=REFEREE)
+    with pytest.raises(IllegalError, match="his stake against the caster is at risk"):
+        apply_action(table, Leave("Bob"), by=Actor.player("Bob"))
+    with pytest.raises(IllegalError, match="illegal player 'Zed'"):
+        apply_action(table, Leave("Zed"), by=REFEREE)

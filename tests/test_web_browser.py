@@ -6,8 +6,8 @@ entry number (the live socket swaps the view in; ``.view[data-seq=K]`` is the vi
 bankrolls, which are the record's. No test talks to anything but 127.0.0.1.
 
 Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the module is skipped, unless
-``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails. Screenshots of the pages go to
-the folder ``HAZARD_SCREENSHOTS`` names, else to a temporary folder.
+``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails. Screenshots of the pages go
+to the folder ``HAZARD_SCREENSHOTS`` names, else to a temporary folder.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -43,7 +43,7 @@ WAIT_MS = 10_000
 """The longest any one wait in a browser may take."""
 START_S = 20.0
 """The longest the server may take to answer after it is started."""
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 MAX_CLICKS = 60
 """The most actions a played-out game may take."""
 
@@ -157,9 +157,13 @@ class Client:
     errors: list[str] = field(default_factory=list)
 
     def watch(self, page: Page) -> Page:
-        page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        page.on("dialog", self._dialog)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         return page
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
 
 _PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody tr")).map((row) => {
@@ -177,9 +181,6 @@ class Web:
         self.browser = browser
         self.shots = shots
         self.clients: list[Client] = []
-
-    def url(self, path: str) -> str:
-        return self.server.url + path
 
     def client(self, path: str | None = None) -> Client:
         context = self.browser.new_context(base_url=self.server.url)
@@ -240,7 +241,7 @@ class Web:
         match = re.search(r"/tables/(\d+)", page.url)
         assert match is not None, page.url
         game = int(match.group(1))
-        page.wait_for_selector(f'.view[data-seq="{self.server.head(game)}"]', state="attached")
+        self.synced(game, [client])
         return game
 
     def join(self, client: Client, game: int, name: str, bankroll: str = "100") -> None:
@@ -299,7 +300,7 @@ class Web:
             page.wait_for_selector(f'.view[data-seq="{head}"]', state="attached")
             expect(page.locator(".view .round")).to_contain_text(f"table {game}, entry {head}")
             shown = page.evaluate(_PLAYERS_JS)
-            assert shown == (record or [["Nobody is seated yet."]]), (page.url, shown, record)
+            assert shown == (record or [["", "Nobody is seated yet."]]), (page.url, shown, record)
         return head
 
 
@@ -320,7 +321,8 @@ def action_buttons(page: Page) -> dict[str, str]:
 
 
 @pytest.fixture
-def web(server: Server, browser: Browser, shots: Path) -> Iterator[Web]:
+def web(browser: Browser, server: Server, shots: Path) -> Iterator[Web]:
+    """A test's people at the server's tables (the browser first: without one, no server is started)."""
     opened = Web(server, browser, shots)
     try:
         yield opened
@@ -355,6 +357,37 @@ def command(web: Web, client: Client, game: int, text: str, watchers: list[Clien
     return web.act(client, form.get_by_role("button").click, game, watchers)
 
 
+def play(web: Web, game: int, ann: Client, bob: Client, *, rounds: int) -> list[str]:
+    """Whoever holds the dice calls 7 and throws, with the buttons the page shows, until ``rounds`` rounds are
+    over; Bob stakes 5 on each round Ann casts, before the main is called. The first time a round has its
+    chance, Ann's page (and the same at a phone's width) is photographed. Returns what the page of each
+    action said of it."""
+    both = [ann, bob]
+    said: list[str] = []
+    staked = {0}  # the first round's stake is laid already
+    shot = False
+    for _ in range(MAX_CLICKS):
+        state = web.server.state(game)["state"]
+        if state["rounds_played"] >= rounds:
+            return said
+        caster = ann if state["caster"] == "Ann" else bob
+        buttons = action_buttons(caster.page)
+        if "Call 7" in buttons and state["rounds_played"] not in staked and caster is ann:
+            staked.add(state["rounds_played"])
+            stake(web, bob, game, "5", both)
+            continue
+        label = "Throw the dice" if "Throw the dice" in buttons else "Call 7"
+        assert label in buttons, (state["caster"], buttons)
+        web.act(caster, caster.page.get_by_role("button", name=label, exact=True).click, game, both)
+        said.append(caster.page.locator("#message").inner_text())
+        if not shot and point(ann.page, "chance") != "—":
+            shot = True
+            expect(ann.page.locator(".throws .dice").first).to_be_visible()
+            web.shot(ann.page, "table-seated")
+            web.phone_shot(ann, f"/tables/{game}", "table-seated-phone")
+    pytest.fail(f"{rounds} rounds took more than {MAX_CLICKS} actions")
+
+
 # --- the tests -------------------------------------------------------------------------------------------
 
 
@@ -375,6 +408,7 @@ def test_two_players_play_rounds_with_a_stake_and_a_side_bet(web: Web) -> None:
     stake(web, bob, game, "5", both)
     for client in both:
         expect(client.page.locator("ul.stakes")).to_have_text("Bob stakes 5.00 against the caster")
+        expect(client.page.locator("ol.log")).to_contain_text("Bob stakes 5.00 against Ann")
 
     offer = bob.page.locator("form.offer")
     offer.get_by_label("Bet", exact=True).fill("4 or 10 before 7")
@@ -391,33 +425,11 @@ def test_two_players_play_rounds_with_a_stake_and_a_side_bet(web: Web) -> None:
         expect(client.page.locator('li[data-bet="1"]')).to_contain_text("laid by Ann")
     assert "Cancel bet #1" not in action_buttons(bob.page)
 
-    # Play: whoever holds the dice calls 7 and throws, until three rounds are over; Bob stakes 5 on each
-    # round he does not cast, before the main is called.
-    clicks = 0
-    staked = {0}
-    shot = False
-    while web.server.state(game)["state"]["rounds_played"] < 3:
-        assert clicks < MAX_CLICKS, "three rounds took too many throws"
-        clicks += 1
-        state = web.server.state(game)["state"]
-        caster = ann if state["caster"] == "Ann" else bob
-        buttons = action_buttons(caster.page)
-        rounds = state["rounds_played"]
-        if "Call 7" in buttons and rounds not in staked and state["caster"] == "Ann":
-            staked.add(rounds)
-            stake(web, bob, game, "5", both)
-            continue
-        label = "Throw the dice" if "Throw the dice" in buttons else "Call 7"
-        assert label in buttons, (state["caster"], buttons)
-        web.act(caster, caster.page.get_by_role("button", name=label, exact=True).click, game, both)
-        if not shot and point(ann.page, "chance") != "—":
-            shot = True
-            expect(ann.page.locator(".throws .dice").first).to_be_visible()
-            web.shot(ann.page, "table-seated")
-            web.phone_shot(ann, f"/tables/{game}", "table-seated-phone")
-    log = ann.page.locator("ol.log")
-    expect(log).to_contain_text("side bet #1 '4 or 10 before 7'")
-    expect(log).to_contain_text("Bob stakes 5.00 against Ann")
+    said = play(web, game, ann, bob, rounds=3)
+    assert any(re.search(r"the caster Ann (wins|loses) \d", text) for text in said), said
+    # The side bet is settled by the first 4, 10 or 7, which three rounds have all but surely thrown.
+    if not web.server.state(game)["state"]["side_bets"]:
+        assert any("side bet #1 '4 or 10 before 7' " in text for text in said), said
     # The money is all still there, and both pages agree on where.
     for client in both:
         total = sum(float(row[1]) for row in players(client.page))

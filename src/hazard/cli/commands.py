@@ -122,6 +122,7 @@ Commands (names in any case; entry numbers are the [N] before each recorded line
   cancel N                        side bet #N is withdrawn before anyone takes it
   pass                            the caster gives up the dice between rounds
   sit NAME BANKROLL               someone joins the table
+  leave NAME                      NAME gets up from the table with his bankroll, between his rounds
   undo                            void the last action standing (a correction entry; nothing is deleted)
   void N                          void entry N
   fix N COMMAND                   entry N should have been COMMAND, e.g. fix 7 3-4

@@ -47,6 +47,7 @@ __all__ = [
     "Call",
     "CancelBet",
     "Fix",
+    "Leave",
     "OfferBet",
     "PassDice",
     "Roll",
@@ -157,6 +158,14 @@ class Withdraw:
 
 
 @dataclass(frozen=True, slots=True)
+class Leave:
+    """``player`` gets up from the table, taking his bankroll with him (his stakes and open offers withdrawn;
+    the dice handed on if he holds them): not in a round he casts, nor while a stake of his is at risk."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class OfferBet:
     """``backer`` offers to back ``proposition`` for ``amount`` at ``odds`` (1 is even money)."""
 
@@ -199,7 +208,7 @@ class SetSeed:
     seed: str
 
 
-TableAction = Sit | Stake | Withdraw | Call | Roll | OfferBet | TakeBet | CancelBet | PassDice
+TableAction = Sit | Stake | Withdraw | Leave | Call | Roll | OfferBet | TakeBet | CancelBet | PassDice
 """Any action at a table."""
 
 
@@ -290,6 +299,8 @@ def action_text(action: TableAction, money: MoneyStyle = MoneyStyle.EXACT) -> st
         return f"stake {name_text(action.player)} {amount(action.amount)}{consent}"
     if isinstance(action, Withdraw):
         return f"withdraw {name_text(action.player)}"
+    if isinstance(action, Leave):
+        return f"leave {name_text(action.player)}"
     if isinstance(action, Call):
         return str(action)
     if isinstance(action, Roll):
@@ -308,6 +319,7 @@ _USAGE = {
     "sit": "sit NAME BANKROLL, e.g. sit Dan 100",
     "stake": "stake [NAME] AMOUNT [consent], e.g. stake 5 or stake Bob 5",
     "withdraw": "withdraw [NAME]",
+    "leave": "leave [NAME], e.g. leave, or leave Bob for the referee",
     "call": "call MAIN, e.g. call 7",
     "throw": "throw [ROLL], e.g. throw, or throw 3-4 for real dice",
     "offer": "offer [NAME] AMOUNT on BET [at ODDS], e.g. offer 2 on 4 or 10 before 7",
@@ -319,6 +331,7 @@ _USAGE = {
 _NAMED = {
     "stake": "stake NAME AMOUNT [consent], e.g. stake Bob 5",
     "withdraw": "withdraw NAME, e.g. withdraw Bob",
+    "leave": "leave NAME, e.g. leave Bob",
     "offer": "offer NAME AMOUNT on BET [at ODDS], e.g. offer Cat 2 on 4 or 10 before 7",
     "take": "take N NAME, e.g. take 1 Bob",
     "seed": "seed NAME TEXT, e.g. seed Ann lucky-ann",
@@ -468,6 +481,8 @@ def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableA
         return PassDice()
     if verb == "withdraw":
         return Withdraw(read.name_then(rest)[0] if rest else read.me())
+    if verb == "leave":
+        return Leave(read.name_then(rest)[0] if rest else read.me())
     if verb == "stake":
         consent = rest.lower().endswith(" consent") or rest.lower() == "consent"
         if consent:
@@ -637,6 +652,8 @@ def action_to_json(action: TableAction) -> dict[str, Any]:
         }
     if isinstance(action, Withdraw):
         return {"type": "withdraw", "player": action.player}
+    if isinstance(action, Leave):
+        return {"type": "leave", "player": action.player}
     if isinstance(action, Call):
         return {"type": "call", "main": action.main}
     if isinstance(action, Roll):
@@ -721,6 +738,8 @@ def action_from_json(data: object) -> TableAction:
         return Stake(f.text("player"), f.money("amount"), f.flag("consent"))
     if kind == "withdraw":
         return Withdraw(_Fields(data, kind, {"player"}).text("player"))
+    if kind == "leave":
+        return Leave(_Fields(data, kind, {"player"}).text("player"))
     if kind == "call":
         return Call(_Fields(data, kind, {"main"}).number("main"))
     if kind == "throw":

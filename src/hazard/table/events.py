@@ -24,6 +24,7 @@ __all__ = [
     "BetSettled",
     "BetTaken",
     "CasterChanged",
+    "Left",
     "RoundSettled",
     "Seated",
     "Staked",
@@ -48,6 +49,19 @@ class Seated:
         bot = self.player.bot
         who = self.player.name if bot is None else f"{self.player.name} ({bot.value} bot)"
         return f"{who} sits down with {format_money(self.player.bankroll, money)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """A player got up from the table with his bankroll."""
+
+    player: Player
+
+    def text(self, money: MoneyStyle = _DEFAULT) -> str:
+        return f"{self.player.name} leaves the table with {format_money(self.player.bankroll, money)}"
 
     def __str__(self) -> str:
         return self.text()
@@ -179,6 +193,7 @@ class BetSettled:
 
 TableEvent = (
     Seated
+    | Left
     | Staked
     | Withdrawn
     | Thrown

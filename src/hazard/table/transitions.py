@@ -33,6 +33,7 @@ from hazard.table.actions import (
     Actor,
     ActorError,
     CancelBet,
+    Leave,
     OfferBet,
     PassDice,
     Sit,
@@ -51,6 +52,7 @@ from hazard.table.events import (
     BetSettled,
     BetTaken,
     CasterChanged,
+    Left,
     RoundSettled,
     Seated,
     Staked,
@@ -78,7 +80,7 @@ def acting_for(table: Table, action: TableAction) -> str | None:
     calls, throws or passes; None where nobody is (no caster yet, no such bet)."""
     if isinstance(action, Sit):
         return " ".join(action.name.split())
-    if isinstance(action, Stake | Withdraw):
+    if isinstance(action, Stake | Withdraw | Leave):
         return action.player
     if isinstance(action, OfferBet):
         return action.backer
@@ -115,6 +117,8 @@ def _play(table: Table, action: TableAction) -> Step:
         return _take(table, action)
     if isinstance(action, Withdraw):
         return _withdraw(table, action)
+    if isinstance(action, Leave):
+        return _leave(table, action)
     if isinstance(action, Call):
         return _call(table, action)
     if isinstance(action, Roll):
@@ -159,6 +163,7 @@ def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
     rule = {
         Stake: "a player stakes only for himself",
         Withdraw: "a player withdraws only his own stakes",
+        Leave: "a player gets only himself up from the table; the referee or host removes others",
         OfferBet: "a player offers only his own side bets",
         TakeBet: "a player takes a side bet only for himself",
         CancelBet: "a player withdraws only his own side bets",
@@ -271,6 +276,37 @@ def _withdraw(table: Table, action: Withdraw) -> Step:
         raise IllegalError(f"illegal withdrawal by {action.player!r}: no stake of theirs is laid")
     kept = tuple(w for w in table.wagers if w.opponent != action.player)
     return replace(table, wagers=kept), (Withdrawn((action.player,)),)
+
+
+def _leave(table: Table, action: Leave) -> Step:
+    player = table.player(action.player)
+    name = player.name
+    what = f"illegal leave by {name!r}"
+    if name == table.caster and table.round_begun:
+        raise IllegalError(f"{what} in round ({table.round}): he casts it; finish the round first")
+    if table.round_begun and any(w.opponent == name for w in table.wagers):
+        raise IllegalError(f"{what} in round ({table.round}): his stake against the caster is at risk")
+    taken = [b.number for b in table.side_bets if b.layer is not None and name in (b.backer, b.layer)]
+    if taken:
+        raise IllegalError(f"{what}: side bet #{taken[0]} of his is in play; it must settle first")
+    events: list[AnyEvent] = []
+    if name == table.caster and table.wagers:
+        events.append(Withdrawn(tuple(dict.fromkeys(w.opponent for w in table.wagers))))
+        table = replace(table, wagers=())
+    elif any(w.opponent == name for w in table.wagers):
+        events.append(Withdrawn((name,)))
+        table = replace(table, wagers=tuple(w for w in table.wagers if w.opponent != name))
+    for bet in table.side_bets:
+        if bet.backer == name:  # open offers of his (a taken one refused above)
+            events.append(BetCancelled(bet))
+    table = replace(table, side_bets=tuple(b for b in table.side_bets if b.backer != name))
+    caster = table.caster
+    if name == caster:
+        table = _hand_on(table, name, f"{name} leaves the table", events)
+        caster = table.caster if table.caster != name else None
+    players = tuple(p for p in table.players if p.name != name)
+    events.append(Left(player))
+    return replace(table, players=players, caster=caster if players else None), tuple(events)
 
 
 def _call(table: Table, action: Call) -> Step:
