@@ -453,3 +453,13 @@ def test_a_proposition_is_stored_as_typed_and_checked_only_at_the_table() -> Non
     # The record keeps what the player said; whether it is a proposition is the table's business.
     data = {"type": "offer-bet", "backer": "A", "proposition": "purple", "amount": "1/1", "odds": "1/1"}
     assert action_from_json(data) == OfferBet("A", "purple", Fraction(1))
+
+
+@pytest.mark.parametrize(
+    "text", ["withdraw Ann please", "leave Ann at once", "take 1 Ann now", "withdraw Ann Lee", "leave Bob Cat"]
+)
+def test_a_name_followed_by_more_is_no_command(text: str) -> None:
+    # A name of several words is written in double quotes: nothing may follow the name silently.
+    with pytest.raises(InvalidError, match="invalid command"):
+        parse_action(text, by=REFEREE, players=SEATED)
+    assert parse_action('withdraw "Ann Lee"', by=REFEREE) == Withdraw("Ann Lee")

@@ -541,3 +541,72 @@ def test_the_openapi_page_documents_the_api(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     assert {"/api/tables", "/api/tables/{game}/seats", "/api/tables/{game}/actions"} <= set(spec["paths"])
     assert client.get("/docs").status_code == 200
+
+
+def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"ruleset": "wikipedia"})
+    game = made.json()["id"]
+    assert client.cookies.get(f"hazard_host_{game}")  # the creator's browser holds the host's keys
+    joined = client.post(f"/api/tables/{game}/seats", json={"name": "Ann", "bankroll": "100"})
+    assert joined.status_code == 201
+    assert joined.cookies.get(f"hazard_seat_{game}") == joined.json()["token"]  # he sat himself down
+    assert client.get(f"/api/tables/{game}/whoami").json() == {"seat": "Ann", "host": True}
+    page = client.get(f"/tables/{game}").text
+    assert "Your move, Ann" in page
+    assert '<section class="card host">' in page
+    assert f'href="/tables/{game}/referee"' in page
+    # the host's page seats a late arrival and is given the link that hands him his seat
+    late = client.post(
+        f"/api/tables/{game}/seats", json={"name": "Bob", "bankroll": "50"}, headers={"x-hazard-role": "host"}
+    )
+    assert late.status_code == 201
+    assert client.cookies.get(f"hazard_seat_{game}") == joined.json()["token"]  # still Ann's
+    client.cookies.clear()
+    claimed = client.get(
+        f"/tables/{game}/claim", params={"token": late.json()["token"]}, follow_redirects=False
+    )
+    assert claimed.status_code == 303
+    assert claimed.headers["location"] == f"/tables/{game}"
+    assert client.get(f"/api/tables/{game}/whoami").json() == {"seat": "Bob", "host": False}
+    refused(client.get(f"/tables/{game}/claim", params={"token": "forged"}), 403, "holds no seat")
+    refused(
+        client.post(
+            f"/api/tables/{game}/seats",
+            json={"name": "Cat", "bankroll": "5"},
+            headers={"x-hazard-role": "host"},
+        ),
+        403,
+        "only the table's host seats others",
+    )
+
+
+def test_a_player_leaves_and_the_host_removes_one(client: TestClient) -> None:
+    table = Table(client)
+    for name in ("Ann", "Bob", "Cat"):
+        table.join(name)
+    table.ok("Bob", "stake 2")
+    assert table.ok("Bob", "leave")["events"] == [
+        "Bob takes back the stakes against the caster",
+        "Bob leaves the table with 100",
+    ]
+    refused(table.act("Bob", "stake 1"), 403, "Bob is not at the table")
+    assert table.ok("host", "leave Cat")["events"] == ["Cat leaves the table with 100"]
+    refused(table.act("Ann", "leave Ann at once"), 422, "invalid command")
+    assert [p["name"] for p in table.state()["state"]["players"]] == ["Ann"]
+    client.cookies.set(f"hazard_seat_{table.id}", table.tokens["Bob"])
+    assert 'id="join"' in client.get(f"/tables/{table.id}/view").text  # gone: he may sit down again
+
+
+def test_a_socket_whose_client_goes_stops_following_at_once(client: TestClient) -> None:
+    table = Table(client)
+    live = client.app.state.hub._tables[table.id]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/api/tables/{table.id}/live?since=0") as socket:
+        socket.receive_json()
+        assert len(live.listeners) == 1
+    for _ in range(100):
+        if not live.listeners:
+            break
+        import time
+
+        time.sleep(0.01)
+    assert not live.listeners

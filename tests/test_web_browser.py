@@ -593,11 +593,6 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     web.clean()
 
 
-@pytest.mark.xfail(
-    reason="app.py sit/_host_or_none: the creator's join form is taken as the host seating someone else "
-    "(the host cookie), so the seat's cookie is never set and the creator stays unseated",
-    strict=True,
-)
 def test_the_creator_takes_a_seat_at_his_own_table(web: Web) -> None:
     host = web.client()
     game = web.new_table(host)
@@ -606,11 +601,6 @@ def test_the_creator_takes_a_seat_at_his_own_table(web: Web) -> None:
     assert host.page.locator(".controls h2").inner_text() == "Your move, Ann"
 
 
-@pytest.mark.xfail(
-    reason="app.py _page_holder: the table page reads only the seat cookie, so the host is never known "
-    "there: no Host card, no referee link",
-    strict=True,
-)
 def test_the_host_has_the_host_tools_on_the_table_page(web: Web) -> None:
     host = web.client()
     game = web.new_table(host)

@@ -393,6 +393,13 @@ class _Reader:
         name = match.group(2) if match.group(2) is not None else match.group(3)
         return self.who(check_name(name)), match.group(4)
 
+    def only_name(self, rest: str) -> str:
+        """The name that is the whole of ``rest`` (a name of several words is written in double quotes)."""
+        name, left = self.name_then(rest)
+        if left.strip():
+            raise self.fail()
+        return name
+
     def whose_sum(self, rest: str, what: str) -> tuple[str, Fraction]:
         """``[NAME] AMOUNT``: the actor's own sum where the whole is a sum, else a name and then a sum."""
         if not rest:
@@ -480,9 +487,9 @@ def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableA
             raise read.fail()
         return PassDice()
     if verb == "withdraw":
-        return Withdraw(read.name_then(rest)[0] if rest else read.me())
+        return Withdraw(read.only_name(rest) if rest else read.me())
     if verb == "leave":
-        return Leave(read.name_then(rest)[0] if rest else read.me())
+        return Leave(read.only_name(rest) if rest else read.me())
     if verb == "stake":
         consent = rest.lower().endswith(" consent") or rest.lower() == "consent"
         if consent:
@@ -502,7 +509,7 @@ def parse_action(text: str, *, by: Actor, players: Sequence[str] = ()) -> TableA
             if len(words) > 1:
                 raise read.fail()
             return CancelBet(number)
-        return TakeBet(number, read.name_then(words[1])[0] if len(words) > 1 else read.me())
+        return TakeBet(number, read.only_name(words[1]) if len(words) > 1 else read.me())
     raise InvalidError(f"unknown command {read.text[:60]!r}: expected one of {', '.join(VERBS)}, or a roll")
 
 

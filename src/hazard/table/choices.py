@@ -23,7 +23,17 @@ from fractions import Fraction
 from hazard.core.engine import Call
 from hazard.core.errors import HazardError
 from hazard.core.rules import StakeArrangement
-from hazard.table.actions import Actor, CancelBet, OfferBet, PassDice, Stake, TableAction, TakeBet, Withdraw
+from hazard.table.actions import (
+    Actor,
+    CancelBet,
+    Leave,
+    OfferBet,
+    PassDice,
+    Stake,
+    TableAction,
+    TakeBet,
+    Withdraw,
+)
 from hazard.table.state import Need, Table
 from hazard.table.transitions import apply_action, check_throw
 
@@ -47,6 +57,8 @@ class Choices:
     """He has stakes laid, and may take them back before the round begins."""
     pass_dice: bool = False
     """He holds the dice between rounds, and may hand them on."""
+    leave: bool = False
+    """He may get up from the table now, with his bankroll."""
     offer: bool = False
     """He may offer a side bet."""
     take: tuple[int, ...] = ()
@@ -96,6 +108,7 @@ def choices(table: Table, player: str) -> Choices:
         stake=stake,
         withdraw=accepts(Withdraw(player)),
         pass_dice=holds and accepts(PassDice()),
+        leave=accepts(Leave(player)),
         offer=accepts(OfferBet(player, "next 7", _TRIAL)),
         take=tuple(
             b.number

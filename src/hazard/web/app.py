@@ -49,7 +49,7 @@ from hazard.table import (
 )
 from hazard.web.hub import Hub, NoSuchTable, TableSpec
 from hazard.web.limits import Limits, LimitsMiddleware
-from hazard.web.pages import Pages
+from hazard.web.pages import Pages, Viewer
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -241,7 +241,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def sit(
         game: Annotated[int, _GAME], body: NewSeat, request: Request, response: Response
     ) -> dict[str, Any]:
-        by = await _host_or_none(hub, request, game)
+        by = await _seater(hub, request, game)
         name, token, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
         if by is None and token is not None:
             _cookie(response, game, "seat", token)
@@ -299,22 +299,31 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/tables/{game}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(game: Annotated[int, _GAME], request: Request) -> HTMLResponse:
-        return HTMLResponse(await pages.table(game, await _page_holder(hub, request, game), mode="table"))
+        return HTMLResponse(await pages.table(game, await _viewer(hub, request, game), mode="table"))
 
     @app.get("/tables/{game}/view", response_class=HTMLResponse, include_in_schema=False)
     async def table_view(game: Annotated[int, _GAME], request: Request, mode: str = "table") -> HTMLResponse:
         if mode not in ("table", "referee", "screen"):
             raise InvalidError(f"invalid mode {quoted(mode)}: expected table, referee or screen")
-        return HTMLResponse(await pages.view(game, await _page_holder(hub, request, game, mode), mode=mode))
+        return HTMLResponse(await pages.view(game, await _viewer(hub, request, game), mode=mode))
 
     @app.get("/tables/{game}/referee", response_class=HTMLResponse, include_in_schema=False)
     async def referee_page(game: Annotated[int, _GAME], request: Request) -> HTMLResponse:
-        holder = await _page_holder(hub, request, game, "referee")
-        return HTMLResponse(await pages.table(game, holder, mode="referee"))
+        return HTMLResponse(await pages.table(game, await _viewer(hub, request, game), mode="referee"))
 
     @app.get("/tables/{game}/screen", response_class=HTMLResponse, include_in_schema=False)
     async def screen_page(game: Annotated[int, _GAME]) -> HTMLResponse:
-        return HTMLResponse(await pages.table(game, None, mode="screen"))
+        return HTMLResponse(await pages.table(game, Viewer(), mode="screen"))
+
+    @app.get("/tables/{game}/claim", include_in_schema=False)
+    async def claim(game: Annotated[int, _GAME], token: Annotated[str, Query(max_length=200)]) -> Response:
+        """A link that hands a seat (or the host's keys) to a browser: the host gives it to a late arrival."""
+        holder = await hub.holder(game, token)
+        if holder is None:
+            raise ActorError(f"illegal claim at table {game}: that link holds no seat of this table")
+        response = Response(status_code=303, headers={"location": f"/tables/{game}"})
+        _cookie(response, game, "host" if holder.is_host else "seat", token)
+        return response
 
     @app.get("/static/{name}", include_in_schema=False)
     async def static(name: str) -> Response:
@@ -372,19 +381,30 @@ def _bet(proposition: str, odds_text: str, amount_text: str) -> dict[str, Any]:
     }
 
 
-async def _host_or_none(hub: Hub, request: Request, game: int) -> Holder | None:
-    """The host, where the request carries the host's token (seating someone else); else None."""
-    holder = await hub.holder(game, _token(request, game, "host"))
-    if holder is not None and holder.is_host:
+async def _seater(hub: Hub, request: Request, game: int) -> Holder | None:
+    """Who seats the player a request names: the holder of a Bearer token (the host seats anyone; a seat's
+    holder nobody, as the hub says), the host's cookie where the page says it acts as host, else nobody:
+    the player sits himself down."""
+    header = request.headers.get("authorization", "")
+    if header[:7].lower() == "bearer ":
+        return await hub.holder(game, _token(request, game))
+    if request.headers.get("x-hazard-role") == "host":
+        holder = await hub.holder(game, _token(request, game, "host"))
+        if holder is None or not holder.is_host:
+            raise ActorError(f"illegal sit at table {game}: only the table's host seats others")
         return holder
-    if request.headers.get("authorization") and holder is not None:
-        return holder  # a seat's token, which seats nobody else: the hub says so
     return None
 
 
-async def _page_holder(hub: Hub, request: Request, game: int, mode: str = "table") -> Holder | None:
+async def _viewer(hub: Hub, request: Request, game: int) -> Viewer:
+    """Who a page is for: the seat its cookie (or token) holds, and whether it holds the host's keys."""
     await hub.table(game)
-    return await hub.holder(game, _token(request, game, "host" if mode == "referee" else "seat"))
+    seat = await hub.holder(game, _token(request, game, "seat"))
+    host = await hub.holder(game, _token(request, game, "host"))
+    return Viewer(
+        seat=None if seat is None or seat.is_host else seat.player,
+        host=(host is not None and host.is_host) or (seat is not None and seat.is_host),
+    )
 
 
 async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None:
@@ -399,17 +419,31 @@ async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None
         return
     await websocket.accept()
     queue = hub.subscribe(live)
+    # The client sends nothing, but its going away must end this at once, not at the table's next update.
+    gone = asyncio.create_task(_closed(websocket))
     try:
-        first = live.since(since) if since >= 0 else live.since(-1)
-        await websocket.send_json(first.to_json())
+        await websocket.send_json(live.since(since).to_json())
         while True:
-            update = await queue.get()
-            if update is None:
+            coming = asyncio.create_task(queue.get())
+            await asyncio.wait({coming, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if gone.done():
+                coming.cancel()
+                break
+            update = coming.result()
+            if update is None:  # the server is stopping
                 break
             await websocket.send_json(update.to_json())
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        gone.cancel()
         hub.unsubscribe(live, queue)
-        with contextlib.suppress(RuntimeError):
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await websocket.close()
+
+
+async def _closed(websocket: WebSocket) -> None:
+    """Wait until the client goes (whatever it sends meanwhile is read and dropped)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass

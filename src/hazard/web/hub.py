@@ -46,6 +46,7 @@ from hazard.table import (
     GameKind,
     GameStore,
     Holder,
+    Leave,
     MoneyStyle,
     PassDice,
     Recorded,
@@ -433,7 +434,7 @@ class Hub:
                 seq = made[-1].entry.seq  # the action's own entry: after the dice's notes, before the bots'
                 if client is not None:
                     live.requests[client] = seq
-                events = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
+                events = _said(made)
                 _remember(live, seq, events)
                 return seq, events
             raise IllegalError(
@@ -459,7 +460,7 @@ class Hub:
         thread, under the table's lock)."""
         if isinstance(command, Fix):
             _, correction, _ = session.correct(command.target, command.replacement, by=actor)
-            made = [Recorded(correction, ())]
+            made = [Recorded(correction, ())]  # its answer is what it did: see _said
         else:
             made = session.act(
                 command, by=actor, client=client, key=None if key is None else token_digest(key)
@@ -533,6 +534,14 @@ class Hub:
                         await self._caught_up(live, caught)
 
 
+def _said(made: list[Recorded]) -> list[str]:
+    """An action's answer: its events in words; a correction, which has none, says what it corrected."""
+    said = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
+    if not said and made and isinstance(made[-1].entry.item, Correction):
+        said = [entry_text(made[-1].entry, MoneyStyle.EXACT)]
+    return said
+
+
 def _remember(live: LiveTable, seq: int, events: list[str]) -> None:
     live.answers[seq] = events
     while len(live.answers) > KEPT:
@@ -553,8 +562,9 @@ def _check_based_on(live: LiveTable, based_on: int) -> None:
             )
 
 
-_HOST_ACTIONS = (Sit, Withdraw)
-"""What the host of a table with fair dice may do for others: seat someone, take back someone's stakes."""
+_HOST_ACTIONS = (Sit, Withdraw, Leave)
+"""What the host of a table with fair dice may do for others: seat someone, take back someone's stakes,
+remove someone from the table."""
 
 
 def _check_host(live: LiveTable, command: object, text: str) -> None:
@@ -565,8 +575,8 @@ def _check_host(live: LiveTable, command: object, text: str) -> None:
     if not isinstance(command, _HOST_ACTIONS):
         raise ActorError(
             f"illegal {quoted(text)} by the host of table {live.game}: at a table of fair dice the host only "
-            "seats players (sit NAME BANKROLL) and takes back a player's stakes (withdraw NAME); each player "
-            "acts for himself"
+            "seats players (sit NAME BANKROLL), takes back a player's stakes (withdraw NAME) and removes a "
+            "player (leave NAME); each player acts for himself"
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
 
 from hazard.analysis import caster_chance
@@ -22,7 +23,6 @@ from hazard.table import (
     DiceKind,
     FairNote,
     Hand,
-    Holder,
     MoneyStyle,
     Table,
     choices,
@@ -34,7 +34,7 @@ from hazard.table import (
 )
 from hazard.web.hub import Hub, LiveTable
 
-__all__ = ["Pages"]
+__all__ = ["Pages", "Viewer"]
 
 _FACES = "⚀⚁⚂⚃⚄⚅"
 _LOG = 40
@@ -79,6 +79,15 @@ def _options(pairs: Iterable[tuple[str, str]], chosen: str | None = None) -> str
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who a page is rendered for: the player whose seat it holds (None: a spectator), and whether it holds
+    the host's keys."""
+
+    seat: str | None = None
+    host: bool = False
+
+
 class Pages:
     """Renders the lobby and the tables of one hub."""
 
@@ -94,7 +103,8 @@ class Pages:
         stakes = _options([("", "the ruleset's own"), *((s.value, text) for s, text in _STAKES.items())])
         rows = "".join(
             f'<li><a href="/tables/{t["id"]}">{_e(t["label"])}</a> '
-            f'<span class="muted">table {t["id"]} · {_e(t["ruleset"])} · {t["entries"]} entries</span> '
+            f'<span class="muted">table {t["id"]} · {_e(t["ruleset"])} · '
+            f"{_count(t['entries'], 'entry', 'entries')}</span> "
             f'<a class="button" href="/tables/{t["id"]}">join or watch</a></li>'
             for t in tables
         )
@@ -123,19 +133,15 @@ class Pages:
 
     # --- a table ----------------------------------------------------------------------------------------
 
-    async def table(self, game: int, holder: Holder | None, *, mode: str) -> str:
+    async def table(self, game: int, viewer: Viewer, *, mode: str) -> str:
         live = await self.hub.table(game)
         async with live.lock:
-            view = self._view(live, holder, mode)
+            view = self._view(live, viewer, mode)
         title = f"{live.session.info.label} · Hazard"
         links = (
             f'<nav class="muted"><a href="/">lobby</a> · <a href="/tables/{game}">table</a> · '
             f'<a href="/tables/{game}/screen">big screen</a>'
-            + (
-                f' · <a href="/tables/{game}/referee">referee</a>'
-                if holder is not None and holder.is_host
-                else ""
-            )
+            + (f' · <a href="/tables/{game}/referee">referee</a>' if viewer.host else "")
             + f' · <a href="/api/tables/{game}/record">record</a></nav>'
         )
         if mode == "screen":
@@ -147,16 +153,16 @@ class Pages:
         data = {"page": "table", "game": game, "mode": mode, "seq": live.seq}
         return _page(title, body, data=data)
 
-    async def view(self, game: int, holder: Holder | None, *, mode: str) -> str:
+    async def view(self, game: int, viewer: Viewer, *, mode: str) -> str:
         live = await self.hub.table(game)
         async with live.lock:
-            return self._view(live, holder, mode)
+            return self._view(live, viewer, mode)
 
-    def _view(self, live: LiveTable, holder: Holder | None, mode: str) -> str:
+    def _view(self, live: LiveTable, viewer: Viewer, mode: str) -> str:
         session = live.session
         table = session.table
         money = live.money
-        seat = None if holder is None or holder.is_host else holder.player
+        seat = viewer.seat if viewer.seat is not None and table.seated(viewer.seat) else None
         parts = [f'<div class="view" data-seq="{live.seq}">']
         parts.append(self._round(live, table, big=mode == "screen"))
         parts.append(self._players(table, money, seat))
@@ -166,9 +172,9 @@ class Pages:
         if live.closed:
             parts.append('<section class="card"><p><strong>This table is closed.</strong></p></section>')
         elif mode == "table":
-            parts.append(self._controls(live, table, holder, seat))
+            parts.append(self._controls(live, table, viewer.host, seat))
         elif mode == "referee":
-            parts.append(self._referee(live, holder))
+            parts.append(self._referee(live, viewer.host))
         parts.append(self._log(live, money, short=mode == "screen"))
         parts.append("</div>")
         return "".join(parts)
@@ -269,11 +275,9 @@ class Pages:
         )
         return "".join(parts)
 
-    def _controls(self, live: LiveTable, table: Table, holder: Holder | None, seat: str | None) -> str:
+    def _controls(self, live: LiveTable, table: Table, is_host: bool, seat: str | None) -> str:
         if seat is None:
-            host = ""
-            if holder is not None and holder.is_host:
-                host = self._host(live)
+            host = self._host(live) if is_host else ""
             return (
                 '<section class="card controls"><h2>Join the table</h2>'
                 '<form id="join" class="row"><label>Name <input name="name" maxlength="40" required></label>'
@@ -294,6 +298,8 @@ class Pages:
             buttons.append(_button("withdraw", "Withdraw my stakes"))
         if can.pass_dice:
             buttons.append(_button("pass", "Pass the dice"))
+        if can.leave:
+            buttons.append(_button("leave", "Leave the table"))
         for number in can.take:
             buttons.append(_button(f"take {number}", f"Take bet #{number}"))
         for number in can.cancel:
@@ -332,7 +338,7 @@ class Pages:
             '<input name="command" maxlength="500" placeholder="as in the terminal, e.g. stake 5"></label>'
             '<button type="submit">Send</button></form></section>'
         )
-        if holder is not None and holder.is_host:
+        if is_host:
             parts.append(self._host(live))
         return "".join(parts)
 
@@ -344,17 +350,17 @@ class Pages:
             '<input name="bankroll" value="100" maxlength="30">'
             '</label><select name="policy"><option value="setter">setter</option>'
             '<option value="bystander">bystander</option></select><button type="submit">Seat the bot</button>'
-            '</form><form class="row act host" data-template="sit {name} {bankroll}"><label>Late arrival '
+            '</form><form id="late" class="row"><label>Late arrival '
             '<input name="name" maxlength="40" required></label><label>Bankroll <input name="bankroll" '
             'value="100" maxlength="30"></label><button type="submit">Seat</button></form>'
-            '<form class="row act host" data-template="withdraw {name}"><label>Take back the stakes of '
+            '<form class="row act host" data-template="leave {name}"><label>Remove from the table '
             '<input name="name" maxlength="40" required></label>'
-            '<button type="submit">Withdraw</button></form>'
+            '<button type="submit">Remove</button></form>'
             '<p><button type="button" class="danger" id="close">Close the table</button></p></section>'
         )
 
-    def _referee(self, live: LiveTable, holder: Holder | None) -> str:
-        if holder is None or not holder.is_host:
+    def _referee(self, live: LiveTable, is_host: bool) -> str:
+        if not is_host:
             return (
                 '<section class="card"><p>Only the table\'s host referees: open this page in the browser '
                 "that set the table up.</p></section>"
@@ -382,19 +388,31 @@ class Pages:
 
     def _log(self, live: LiveTable, money: MoneyStyle, *, short: bool) -> str:
         shown = list(live.recent)[-(8 if short else _LOG) :]
+        corrected = {
+            d.entry.item.target: "void" if d.entry.item.replacement is None else "replaced"
+            for d in live.recent
+            if isinstance(d.entry.item, Correction)
+        }
         lines = []
         for done in reversed(shown):
             entry = done.entry
+            mark = corrected.get(entry.seq)
             if isinstance(entry.item, FairNote) and short:
                 continue
             events = "".join(f"<li>{_e(event_text(event, money))}</li>" for event in done.events)
+            opening = '<li class="corrected">' if mark else "<li>"
+            note = f' <span class="tag">{mark} by a correction</span>' if mark else ""
             lines.append(
-                f'<li><span class="seq">[{entry.seq}]</span> {_e(entry.actor)}: '
-                f"{_e(entry_text(entry, money))}" + (f"<ul>{events}</ul>" if events else "") + "</li>"
+                f'{opening}<span class="seq">[{entry.seq}]</span> {_e(entry.actor)}: '
+                f"{_e(entry_text(entry, money))}{note}" + (f"<ul>{events}</ul>" if events else "") + "</li>"
             )
         return (
             f'<section class="card log"><h2>What happened</h2><ol class="log">{"".join(lines)}</ol></section>'
         )
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
 
 
 def _button(action: str, label: str, *, primary: bool = False, host: bool = False) -> str:

@@ -232,6 +232,28 @@
         await refresh();
       });
     }
+    // The host seats a late arrival, and is given the link that hands the arrival his seat.
+    const late = root.querySelector("#late");
+    if (late) {
+      late.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        try {
+          const seated = await post(
+            "/api/tables/" + game + "/seats",
+            {
+              name: late.elements.namedItem("name").value,
+              bankroll: late.elements.namedItem("bankroll").value || "100",
+            },
+            "host",
+          );
+          const link = window.location.origin + "/tables/" + game + "/claim?token=" + encodeURIComponent(seated.token);
+          say(seated.seat + " is seated. Give " + seated.seat + " this link to take the seat: " + link, true);
+        } catch (error) {
+          say(error.message);
+        }
+        await refresh();
+      });
+    }
     const close = root.querySelector("#close");
     if (close) {
       close.addEventListener("click", async () => {
