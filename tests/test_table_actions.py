@@ -311,7 +311,11 @@ def test_commands_people_type(text: str, by: Actor, action: TableAction | ThrowD
         ("sit Dan", REFEREE, "invalid command 'sit Dan': expected sit NAME BANKROLL"),
         ("sit Dan 5 as a gambler bot", REFEREE, "invalid bot 'gambler'"),
         ('sit "referee" 5', REFEREE, "invalid player name 'referee'"),
-        ("dance", ANN, "unknown command 'dance': expected one of sit, stake, withdraw, leave, call, throw, offer"),
+        (
+            "dance",
+            ANN,
+            "unknown command 'dance': expected one of sit, stake, withdraw, leave, call, throw, offer",
+        ),
         ("stake " + "9" * 5000, ANN, "expected at most 400 characters"),
         ("stake " + "9" * 300, ANN, "expected at most 64 characters"),
     ],
@@ -456,7 +460,8 @@ def test_a_proposition_is_stored_as_typed_and_checked_only_at_the_table() -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["withdraw Ann please", "leave Ann at once", "take 1 Ann now", "withdraw Ann Lee", "leave Bob Cat"]
+    "text",
+    ["withdraw Ann please", "leave Ann at once", "take 1 Ann now", "withdraw Ann Lee", "leave Bob Cat"],
 )
 def test_a_name_followed_by_more_is_no_command(text: str) -> None:
     # A name of several words is written in double quotes: nothing may follow the name silently.
