@@ -1386,3 +1386,50 @@ def test_fair_dice_killed_mid_hand_resume_and_every_throw_verifies(tmp_path: Pat
     again = Session.resume(store, game, kind=GameKind.PLAY)
     assert check_every_revealed_hand(again) == check_every_revealed_hand(session)
     store.close()
+
+
+def test_a_session_catches_up_entry_by_entry_as_a_whole_replay_would(store: GameStore) -> None:
+    """Another writer's entries are read and played onto the table one by one (not the whole game again):
+    the table, the fair dice and the kept seed come out as a whole replay gives them, and the session can
+    throw the next fair throw from there."""
+    session = start(store, dice=DiceKind.FAIR)
+    sit(session, ("Ann", 500), ("Bob", 500))
+    follower = Session.resume(store, session.game, kind=GameKind.PLAY)
+    loaded = []
+    real_load = store.load
+    store.load = lambda game: loaded.append(game) or real_load(game)  # type: ignore[method-assign]
+    for _ in range(40):  # rounds end, the dice pass, hands are revealed and the next committed
+        turn = session.table.turn
+        if turn.caster is None:
+            break
+        if turn.need.value == "call":
+            session.act("call 7", by=Actor.player(turn.caster))
+        else:
+            session.act("throw", by=Actor.player(turn.caster))
+    assert session.fair is not None
+    assert session.fair.revealed is not None  # a hand was revealed and the next committed on the way
+    caught = follower.catch_up()
+    assert loaded == []  # no whole replay
+    assert [done.entry for done in caught] == session.entries[len(follower.entries) - len(caught) :]
+    replayed = real_load(session.game)
+    assert follower.table == replayed.table == session.table
+    assert follower.fair == replayed.ledger.state == session.fair
+    assert follower.secret == session.secret
+    assert [str(e) for done in caught for e in done.events] == [
+        str(e) for entry in caught for e in replayed.events_of(entry.entry.seq)
+    ]
+    caster = follower.table.turn.caster
+    assert caster is not None
+    follower.act("call 7" if follower.table.turn.need.value == "call" else "throw", by=Actor.player(caster))
+    assert real_load(session.game).table == follower.table
+
+
+def test_a_correction_by_another_writer_is_caught_up_by_a_replay(store: GameStore) -> None:
+    session = start(store, dice=DiceKind.TYPED)
+    sit(session, ("Ann", 50), ("Bob", 50))
+    other = Session.resume(store, session.game, kind=GameKind.REFEREE)
+    session.act("stake Bob 5", by=REFEREE)
+    session.correct()
+    caught = other.catch_up()
+    assert [done.entry.seq for done in caught] == [3, 4]
+    assert other.table == store.load(session.game).table == session.table

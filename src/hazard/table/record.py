@@ -614,22 +614,51 @@ class GameStore:
         info = _info(row)
         entries = []
         for expected, line in enumerate(lines, start=1):
-            seq, at, data = line[0], line[1], line[2]
-            if seq != expected:
+            if line[0] != expected:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
-            try:
-                if not isinstance(data, str) or len(data) > MAX_DATA:
-                    raise InvalidError(f"expected a stored text of at most {MAX_DATA} characters")
-                stored = json.loads(data)
-                if info.format == FORMAT and not (isinstance(stored, dict) and "actor" in stored):
-                    raise InvalidError("it names no actor")
-                actor, item = entry_from_json(stored)
-            except (ValueError, TypeError, RecursionError) as error:  # bad JSON or bytes; a HazardError
-                raise InvalidError(
-                    f"record of game {game} is corrupt: entry {seq}: {_reason(error)}"
-                ) from None
-            entries.append(Entry(seq, at, actor, item))
+            entries.append(_entry(game, info.format, line))
         return replay(info, entries)
+
+    def entries_after(self, game: int, seq: int) -> list[Entry]:
+        """The entries of game ``game`` after entry ``seq``, for a session that has the first ``seq``: read in
+        one transaction, each checked to follow, digest by digest, from entry ``seq`` to the game's head (a
+        session catching up with another writer reads what is new, not the whole game)."""
+        import sqlalchemy as sa
+
+        check_game_number(game)
+        schema = _schema()
+        games, entries = schema.games, schema.entries
+        if self._layout is not _Layout.CHAINED:
+            raise InvalidError(f"cannot read entries after {seq} of game {game}: the record is not chained")
+        with self._read() as connection:
+            found = connection.execute(
+                sa.select(games.c.format, games.c.entries, games.c.head).where(games.c.id == game)
+            ).first()
+            if found is None:
+                raise IllegalError(f"illegal game {game}: the record at {self.url!r} has no such game")
+            lines = connection.execute(
+                sa.select(entries.c.seq, entries.c.at, entries.c.data, entries.c.digest)
+                .where(entries.c.game == game, entries.c.seq >= max(seq, 1))
+                .order_by(entries.c.seq)
+            ).all()
+        corrupt = f"record of game {game} is corrupt"
+        if seq == 0:
+            raise InvalidError("a session always has its game's setup: read the whole game with load()")
+        if not lines or lines[0][0] != seq:
+            raise InvalidError(f"{corrupt}: entry {seq}, which this session has, is missing")
+        digest = str(lines[0][3])
+        read: list[Entry] = []
+        for expected, line in enumerate(lines[1:], start=seq + 1):
+            if line[0] != expected:
+                raise InvalidError(f"{corrupt}: entry {expected} is missing")
+            data = line[2] if isinstance(line[2], str) else repr(line[2])[:MAX_DATA]
+            digest = entry_digest(digest, expected, line[1], data)
+            if digest != line[3]:
+                raise InvalidError(f"{corrupt}: entry {expected} does not follow from the entries before it")
+            read.append(_entry(game, str(found[0]), line))
+        if seq + len(read) != int(found[1]) or digest != found[2]:
+            raise InvalidError(f"{corrupt}: its last entry is not the one the game was left at")
+        return read
 
     def _has(self, connection: sa.Connection, table: sa.Table) -> bool:
         """Whether ``table`` is there: a record opened for writing has every table of this release."""
@@ -955,6 +984,21 @@ def _unchained_kind(settings: object, label: object, dice: object) -> GameKind |
         if label == kind.label:
             return kind
     return GameKind.REFEREE if dice == DiceKind.TYPED.value else GameKind.PLAY
+
+
+def _entry(game: int, format_: str, line: Sequence[Any]) -> Entry:
+    """One stored line (its number, time and text) read back as an entry; one clear error if it cannot be."""
+    seq, at, data = line[0], line[1], line[2]
+    try:
+        if not isinstance(data, str) or len(data) > MAX_DATA:
+            raise InvalidError(f"expected a stored text of at most {MAX_DATA} characters")
+        stored = json.loads(data)
+        if format_ == FORMAT and not (isinstance(stored, dict) and "actor" in stored):
+            raise InvalidError("it names no actor")
+        actor, item = entry_from_json(stored)
+    except (ValueError, TypeError, RecursionError) as error:  # bad JSON or bytes; a HazardError
+        raise InvalidError(f"record of game {game} is corrupt: entry {seq}: {_reason(error)}") from None
+    return Entry(seq, at, actor, item)
 
 
 def _json(text: object) -> object:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from hazard.core.dice import Roll
-from hazard.core.errors import IllegalError, InvalidError
+from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_for
@@ -52,6 +52,7 @@ from hazard.table.fair import (
     new_server_seed,
 )
 from hazard.table.game import (
+    MARK_EVERY,
     Correction,
     Entry,
     GameInfo,
@@ -458,6 +459,14 @@ class Session:
         :attr:`missed` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
         """
         known = len(self.entries)
+        if known:
+            try:
+                caught = self._follow(self.store.entries_after(self.game, known))
+            except HazardError:
+                caught = None  # a correction, or something that does not follow: replay the whole game
+            if caught is not None:
+                self.missed.extend(caught)
+                return caught
         replayed = self.store.load(self.game)
         self.table = replayed.table
         self.entries = list(replayed.entries)
@@ -468,6 +477,37 @@ class Session:
         caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
         self.missed.extend(caught)
         return caught
+
+    def _follow(self, entries: Sequence[Entry]) -> list[Recorded] | None:
+        """Play the entries another writer made onto this session's table, one by one, as the record's replay
+        would; None where one is a correction (which replays from a kept table instead). Nothing changes
+        unless every entry plays."""
+        if any(isinstance(entry.item, Correction) for entry in entries):
+            return None
+        table, fair = self.table, self.fair
+        assert self.timeline is not None
+        marks = dict(self.timeline.marks)
+        done = []
+        for entry in entries:
+            item = entry.item
+            events: tuple[AnyEvent, ...] = ()
+            if isinstance(item, FairNote) or (fair is not None and isinstance(item, Roll)):
+                if fair is None:
+                    raise InvalidError(f"record of game {self.game}: entry {entry.seq} is a fair dice note")
+                fair = fair.after(entry.seq, item)
+            if not isinstance(item, FairNote | Correction):
+                table, events = apply_action(table, item, by=entry.actor)
+            if (
+                entry.seq + 1
+            ) % MARK_EVERY == 1:  # the table before the next entry is kept, as replay keeps it
+                marks[entry.seq + 1] = table
+            done.append(Recorded(entry, events))
+        self.table, self.fair = table, fair
+        self.entries.extend(entries)
+        self.timeline = Timeline(self.info, marks)
+        if fair is not None:
+            self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
+        return done
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
