@@ -1398,9 +1398,11 @@ def test_a_session_catches_up_entry_by_entry_as_a_whole_replay_would(store: Game
     loaded = []
     real_load = store.load
     store.load = lambda game: loaded.append(game) or real_load(game)  # type: ignore[method-assign]
-    for _ in range(40):  # rounds end, the dice pass, hands are revealed and the next committed
+    for _ in range(400):  # until the dice have passed twice: hands revealed and the next committed
         turn = session.table.turn
-        if turn.caster is None:
+        if turn.caster is None or (
+            session.fair is not None and (session.fair.hand or Hand(0, "")).number > 2
+        ):
             break
         if turn.need.value == "call":
             session.act("call 7", by=Actor.player(turn.caster))
