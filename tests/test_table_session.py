@@ -1400,9 +1400,8 @@ def test_a_session_catches_up_entry_by_entry_as_a_whole_replay_would(store: Game
     store.load = lambda game: loaded.append(game) or real_load(game)  # type: ignore[method-assign]
     for _ in range(400):  # until the dice have passed twice: hands revealed and the next committed
         turn = session.table.turn
-        if turn.caster is None or (
-            session.fair is not None and (session.fair.hand or Hand(0, "")).number > 2
-        ):
+        hand = None if session.fair is None else session.fair.hand
+        if turn.caster is None or (hand is not None and hand.number > 2):
             break
         if turn.need.value == "call":
             session.act("call 7", by=Actor.player(turn.caster))
