@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -989,3 +990,28 @@ def test_a_record_made_before_play_from_afar_has_no_keys_and_gets_them_when_writ
     assert reader.closed() == frozenset()
     writer = GameStore.open(str(db))
     assert writer.requests(1) == {}
+
+
+def test_a_listener_is_woken_by_each_committed_entry_on_postgresql_and_none_is_kept_elsewhere(
+    store: GameStore,
+) -> None:
+    import threading
+
+    assert store.listen(lambda: None) is None  # SQLite tells nobody: a watcher polls the heads
+    url = os.environ.get("HAZARD_TEST_DATABASE_URL")
+    if url is None:
+        pytest.skip("set HAZARD_TEST_DATABASE_URL to a PostgreSQL database to run the rest")
+    writer, listener = GameStore.open(url), GameStore.open(url)
+    woken = threading.Event()
+    stop = listener.listen(woken.set)
+    assert stop is not None
+    try:
+        game = new_game(writer)
+        time.sleep(0.5)  # the listener's connection is up
+        woken.clear()
+        writer.append(game, ANN, Sit("Ann", Fraction(5)), seq=1)
+        assert woken.wait(timeout=10)
+    finally:
+        stop()
+        writer.close()
+        listener.close()

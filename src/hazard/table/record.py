@@ -27,7 +27,8 @@ import enum
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -75,6 +76,9 @@ MAX_DATA = 100_000
 
 MAX_REQUEST = 64
 """The most characters of a client's own number for an action (:meth:`GameStore.request`)."""
+
+CHANNEL = "hazard_entries"
+"""The PostgreSQL channel on which each committed entry is announced (its game and number)."""
 
 _KIND = "kind"
 """The setting under which the release before the chain kept a game's kind."""
@@ -439,6 +443,11 @@ class GameStore:
                     connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
                 if request is not None:
                     connection.execute(schema.requests.insert().values(game=game, client=request, seq=seq))
+                if connection.dialect.name == "postgresql":  # delivered at commit, to every listener
+                    connection.execute(
+                        sa.text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": CHANNEL, "payload": f"{game}:{seq}"},
+                    )
         except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
@@ -476,6 +485,38 @@ class GameStore:
         if found is None:
             return None
         return Holder(None if found[0] is None else str(found[0]))
+
+    def listen(self, woken: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``woken`` (from a thread of its own) whenever a writer commits an entry to a game; returns
+        the function that stops listening. Only PostgreSQL tells its writers (LISTEN/NOTIFY); for another
+        database this returns None, and a watcher polls :meth:`heads` instead.
+
+        A notification only says "look": one lost with a dropped connection costs a watcher one poll, never
+        an entry, since the record, read by :meth:`heads` and :meth:`entries_after`, is the truth.
+        """
+        import sqlalchemy as sa
+
+        parsed = sa.engine.make_url(self.url)
+        if parsed.get_backend_name() != "postgresql":
+            return None
+        plain = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        stop = threading.Event()
+
+        def run() -> None:
+            import psycopg
+
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(plain, autocommit=True) as connection:
+                        connection.execute(f"LISTEN {CHANNEL}")
+                        while not stop.is_set():
+                            for _ in connection.notifies(timeout=1.0):
+                                woken()
+                except psycopg.Error:
+                    stop.wait(1.0)  # the server is away: try again shortly
+
+        threading.Thread(target=run, name="hazard-listen", daemon=True).start()
+        return stop.set
 
     def requests(self, game: int) -> dict[str, int]:
         """Every client's number of an action made in game ``game``, with the entry it made (for a server

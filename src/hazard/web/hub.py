@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import re
 import secrets
-import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -230,7 +229,7 @@ class Hub:
         self._keys: dict[tuple[int, str], Holder] = {}
         self._wake = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
-        self._listener: _Listener | None = None
+        self._watch_stop: Callable[[], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life -------------------------------------------------------------------------------------------
@@ -239,13 +238,11 @@ class Hub:
         """Start watching the record for what other servers write."""
         self._loop = asyncio.get_running_loop()
         self._watcher = asyncio.create_task(self._watch())
-        if self.store.url.startswith("postgresql"):
-            self._listener = _Listener(self.store.url, self._woken)
-            self._listener.start()
+        self._watch_stop = self.store.listen(self._woken)
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.stop()
+        if self._watch_stop is not None:
+            self._watch_stop()
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -507,8 +504,6 @@ class Hub:
                 # A client too slow to take its updates gets the whole state once it catches up.
                 _drain(queue)
                 _offer(queue, Update(live.seq, state=live.state()))
-        if done and self._listener is not None:
-            self._listener.notify(live.game, live.seq)
 
     async def _watch(self) -> None:
         """Look at the heads of the open tables; where another server has written, catch up and tell."""
@@ -592,54 +587,3 @@ def _drain(queue: asyncio.Queue[Update | None]) -> None:
     with contextlib.suppress(asyncio.QueueEmpty):
         while True:
             queue.get_nowait()
-
-
-# --- PostgreSQL's LISTEN/NOTIFY: the wake-up between servers ----------------------------------------------
-
-CHANNEL = "hazard_tables"
-
-
-class _Listener:
-    """A thread holding one PostgreSQL connection that LISTENs, and a second that NOTIFYs.
-
-    A notification only wakes the hub's watcher, which then reads the heads from the record: one that is
-    lost (a dropped connection) costs at most one poll's delay, never an update.
-    """
-
-    def __init__(self, url: str, woken: Callable[[], None]) -> None:
-        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
-        self.woken = woken
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="hazard-listen", daemon=True)
-        self._send_lock = threading.Lock()
-        self._sender: Any = None
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def _run(self) -> None:
-        import psycopg
-
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.url, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
-                    while not self._stop.is_set():
-                        for _ in connection.notifies(timeout=1.0):
-                            self.woken()
-            except psycopg.Error:
-                self._stop.wait(1.0)
-
-    def notify(self, game: int, seq: int) -> None:
-        import psycopg
-
-        with self._send_lock:
-            try:
-                if self._sender is None or self._sender.closed:
-                    self._sender = psycopg.connect(self.url, autocommit=True)
-                self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game}:{seq}"))
-            except psycopg.Error:
-                self._sender = None  # the others' poll will see the entry anyway
