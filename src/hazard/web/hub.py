@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import re
 import secrets
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
@@ -76,6 +78,8 @@ __all__ = [
     "Update",
     "token_digest",
 ]
+
+_T = TypeVar("_T")
 
 KEPT = 500
 """How many of a table's latest entries the hub keeps to send a client that reconnects; one that has missed
@@ -230,6 +234,8 @@ class Hub:
         self._wake = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._watch_stop: Callable[[], None] | None = None
+        one = store.url.startswith("sqlite")
+        self._writers = ThreadPoolExecutor(max_workers=1 if one else 6, thread_name_prefix="hazard-write")
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life -------------------------------------------------------------------------------------------
@@ -250,6 +256,7 @@ class Hub:
         for live in self._tables.values():
             for queue in list(live.listeners):
                 _offer(queue, None)
+        self._writers.shutdown(wait=True)
 
     def _woken(self) -> None:
         loop = self._loop
@@ -278,7 +285,7 @@ class Hub:
                 keys={token_digest(token): None},
             )
 
-        session = await asyncio.to_thread(start)
+        session = await self._write(start)
         live = LiveTable(session)
         live.recent.extend(session.opening)
         self._tables[session.game] = live
@@ -413,9 +420,7 @@ class Hub:
                 if based_on is not None:
                     _check_based_on(live, based_on)
                 try:
-                    made, moved = await asyncio.to_thread(
-                        self._play, live.session, command, actor, client, key
-                    )
+                    made, moved = await self._write(self._play, live.session, command, actor, client, key)
                 except StaleError:  # another server wrote first: the session has caught up; try again
                     await self._caught_up(live, live.session.missed[:])
                     continue
@@ -477,9 +482,15 @@ class Hub:
             raise ActorError(f"illegal close of table {game}: only its host closes a table")
         live = await self.table(game)
         async with live.lock:
-            await asyncio.to_thread(self.store.close_game, game)
+            await self._write(self.store.close_game, game)
             live.closed = True
             self._told(live, [])
+
+    async def _write(self, work: Callable[..., _T], *args: object) -> _T:
+        """Run ``work`` (which writes to the record) on the writers' threads: one for an SQLite record, whose
+        writers take one lock in turn anyway (so none waits on the lock, or times out on it, under load);
+        several for PostgreSQL, where tables are written side by side."""
+        return await asyncio.get_running_loop().run_in_executor(self._writers, functools.partial(work, *args))
 
     # --- telling --------------------------------------------------------------------------------------------
 
