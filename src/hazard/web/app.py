@@ -422,7 +422,7 @@ async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None
     # The client sends nothing, but its going away must end this at once, not at the table's next update.
     gone = asyncio.create_task(_closed(websocket))
     try:
-        await websocket.send_json(live.since(since).to_json())
+        await websocket.send_text(live.since(since).text)
         while True:
             coming = asyncio.create_task(queue.get())
             await asyncio.wait({coming, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -432,7 +432,7 @@ async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None
             update = coming.result()
             if update is None:  # the server is stopping
                 break
-            await websocket.send_json(update.to_json())
+            await websocket.send_text(update.text)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

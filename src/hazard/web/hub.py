@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import json
 import re
 import secrets
 from collections import OrderedDict, deque
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, TypeVar
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
@@ -132,7 +134,7 @@ class TableSpec:
             )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: its encoded text is kept once made
 class Update:
     """What a client following a table is sent: the entries after the last one it knew, or (``state`` given)
     the whole table when it has missed too many to be sent one by one."""
@@ -145,6 +147,11 @@ class Update:
         if self.state is not None:
             return {"type": "state", "seq": self.seq, "state": self.state}
         return {"type": "entries", "seq": self.seq, "entries": list(self.entries)}
+
+    @cached_property
+    def text(self) -> str:
+        """The update as sent: encoded once, however many clients follow the table."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
 
 def entry_json(done: Recorded) -> dict[str, Any]:
