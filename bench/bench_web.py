@@ -21,15 +21,22 @@ Measured over a window of ``--seconds`` after ``--warmup`` seconds of play:
   its seeds; dice that pass write a reveal and a commitment), as the tables' sockets numbered them;
 - the latency from sending an action to the moment the last of its table's sockets has received the update
   carrying the action's entry number (p50, p99, max), over the actions sent in the window;
-- refusals (non-2xx answers) by status, and the CPU time the server and the benchmark's own process used.
+- refusals (non-2xx answers) by status and message; the CPU time of the server process, of the benchmark's
+  own process (the clients) and of the whole machine (PostgreSQL's, and anything else running, is the rest).
 
-The baseline, measured in the same run on the same kind of database before the server starts: one writer in
-this process appending entries through ``GameStore.append`` (a stake's entry with its client number, the rows
-the web table writes for one action), one committed transaction each, for ``--baseline-seconds``. It is the
-record's own rate of durable writes, without the web layer, the rules or any concurrency.
+The baseline, timed in the same run on the same database just before and just after each run (the ratio is
+against the mean of the two: a disk's commit rate drifts): one writer in this process appending entries
+through ``GameStore.append`` (a stake's entry with its client number: the rows the web table writes for one
+action), each entry one committed transaction, for ``--baseline-seconds``. It is the record's own rate of
+durable writes, without the web layer, the rules, the sockets or any concurrency: what one action costs the
+database at the least. For reference, the same with as many writers at once as the server has threads for
+its writes (asyncio's default executor), once per database.
 
 Run ``.venv/bin/python bench/bench_web.py`` (SQLite), or ``.ci/run .venv/bin/python bench/bench_web.py`` for
-PostgreSQL as well; ``--json PATH`` writes the figures; ``--py-spy PATH`` samples the server over the window.
+PostgreSQL as well (``--no-sqlite``: PostgreSQL alone). ``--json PATH`` writes the figures. ``--py-spy
+PREFIX`` (``pip install py-spy``) samples the server over each window into two collapsed-stack files:
+``-wall``, every thread whether it waits or runs, and ``-gil``, the thread holding the GIL (where the CPU
+goes).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -44,17 +52,20 @@ import random
 import re
 import resource
 import shutil
+import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +88,17 @@ STAKE = "1"
 MAIN = 7
 STAKE_WAIT = 1.0
 """The longest a caster waits for the setters' stakes once a round is open, before calling anyway."""
+WARMUP_LIMIT = 90.0
+"""The longest the play goes on before the window opens, waiting for every table to finish a round."""
 DRAIN = 5.0
 """The longest the sockets are given, after the window, to deliver the window's last actions."""
 START = 30.0
 """The longest the server may take to start answering."""
-SETUP_CONCURRENCY = 4
-"""Requests in flight at once while the tables are set up."""
+SETUP_CONCURRENCY = 32
+"""Players reading their table and opening their sockets at once, once the tables are set up."""
+
+_TLS = ssl.create_default_context()
+"""One TLS context for all clients (unused on http://; else httpx makes one per client, 20 ms each)."""
 
 _SETTLED = re.compile(r"^(the caster \S+ (wins|loses) |no stakes change hands)")
 _PASSED = re.compile(r"^the dice pass from \S+ to ([^:]+):")
@@ -93,22 +109,73 @@ _CALLED = "the caster calls "
 # --- the server, in the child process -----------------------------------------------------------------------
 
 
-def serve(db: str, port: int) -> None:
-    """Run the web table on 127.0.0.1:``port`` over the record ``db``, with limits no benchmark reaches."""
+class Collections:
+    """Every garbage collection in this process: when it began (``time.monotonic``, one clock for all the
+    machine's processes), its generation and how long it took."""
+
+    def __init__(self) -> None:
+        self.done: list[tuple[float, int, float]] = []
+        self._began = 0.0
+        gc.callbacks.append(self._seen)
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.done.append((self._began, info["generation"], time.monotonic() - self._began))
+
+    def between(self, start: float, end: float) -> dict[str, Any]:
+        """The collections that began in [start, end): how many of each generation, and their time."""
+        found = [(gen, took) for began, gen, took in self.done if start <= began < end]
+        return {
+            "count": dict(sorted(Counter(gen for gen, _ in found).items())),
+            "seconds": round(sum(took for _, took in found), 3),
+            "longest_ms": round(1000 * max((took for _, took in found), default=0.0), 2),
+        }
+
+
+@cache
+def client_collections() -> Collections:
+    """The garbage collections of the benchmark's own process (the clients'), from the first call on."""
+    return Collections()
+
+
+def serve(db: str, port: int, collections: Path | None, switch: float | None = None) -> None:
+    """Run the web table on 127.0.0.1:``port`` over the record ``db``, with limits no benchmark reaches; once
+    it stops, write its garbage collections to ``collections``. ``switch``: the interpreter's switch interval
+    (``sys.setswitchinterval``; None leaves Python's 5 ms), for an experiment only."""
     import uvicorn  # noqa: PLC0415 - the child's alone
 
+    if switch is not None:
+        sys.setswitchinterval(switch)
+
+    timed = Collections()
     limits = Limits(rate=1e9, burst=1e9, address_rate=1e9, address_burst=1e9)
     app = create_app(WebConfig(db=db, limits=limits))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    # As ``hazard serve`` runs it (its socket and shutdown settings), but for the limits.
+    try:
+        uvicorn.run(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=65_536,
+            timeout_graceful_shutdown=3,
+        )
+    finally:  # uvicorn stops on SIGINT, then raises it again: KeyboardInterrupt
+        if collections is not None:
+            collections.write_text(json.dumps(timed.done))
 
 
 class Server:
     """The server as a child process: started, waited for, and always stopped (``with Server(...)``)."""
 
-    def __init__(self, db: str, folder: Path) -> None:
+    def __init__(self, db: str, folder: Path, switch: float | None = None) -> None:
         self.db = db
+        self.switch = switch
         self.port = _free_port()
         self.log = folder / f"server-{self.port}.log"
+        self.collections = folder / f"server-{self.port}-gc.json"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -117,6 +184,9 @@ class Server:
 
     def __enter__(self) -> Server:
         command = [sys.executable, __file__, "--serve", "--db", self.db, "--port", str(self.port)]
+        command += ["--collections", str(self.collections)]
+        if self.switch is not None:
+            command += ["--switch-interval", str(self.switch)]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         return self
@@ -125,7 +195,7 @@ class Server:
         process = self.process
         if process is None or process.poll() is not None:
             return
-        process.terminate()
+        process.send_signal(signal.SIGINT)  # uvicorn's graceful stop; then the child writes its collections
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -134,7 +204,7 @@ class Server:
 
     async def ready(self) -> None:
         deadline = time.monotonic() + START
-        async with httpx.AsyncClient(base_url=self.base, timeout=2.0) as client:
+        async with httpx.AsyncClient(base_url=self.base, timeout=2.0, verify=_TLS) as client:
             while time.monotonic() < deadline:
                 assert self.process is not None
                 if self.process.poll() is not None:
@@ -144,6 +214,15 @@ class Server:
                         return
                 await asyncio.sleep(0.1)
         raise RuntimeError(f"the server did not answer within {START:.0f} s:\n{self.tail()}")
+
+    def collected(self, start: float, end: float) -> dict[str, Any] | None:
+        """The server's garbage collections between ``start`` and ``end`` (once it has stopped)."""
+        timed = Collections.__new__(Collections)
+        try:
+            timed.done = [tuple(done) for done in json.loads(self.collections.read_text())]  # type: ignore[misc]
+        except (OSError, ValueError):
+            return None
+        return timed.between(start, end)
 
     def tail(self) -> str:
         try:
@@ -161,6 +240,19 @@ class Server:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+_STAT = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def machine_cpu() -> dict[str, float]:
+    """The machine's CPU seconds so far, all cores together, by kind (from /proc/stat)."""
+    try:
+        ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except OSError:
+        return {}
+    hertz = os.sysconf("SC_CLK_TCK")
+    return {kind: tick / hertz for kind, tick in zip(_STAT, ticks, strict=True)}
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -170,33 +262,49 @@ def _free_port() -> int:
 # --- the baseline: the record's own commit rate -------------------------------------------------------------
 
 
-def baseline(db: str, seconds: float) -> float:
-    """Entries appended and committed per second through ``GameStore.append`` by one writer, in-process."""
+WORKERS = min(32, (os.cpu_count() or 1) + 4)
+"""The threads of asyncio's default executor, which runs the hub's writes: the server's writers at once."""
+
+
+def baseline(db: str, seconds: float, writers: int = 1) -> float:
+    """Entries appended and committed per second through ``GameStore.append`` in this process, by ``writers``
+    threads at once (each to a game of its own), each entry one committed transaction."""
     store = GameStore.open(db)
     try:
         rules = find_ruleset(RULESET)
-        session = Session.start(
-            store,
-            ruleset=rules,
-            paytable=table_paytable(rules)[0],
-            dice=DiceKind.FAIR,
-            kind=GameKind.WEB,
-            seats=[Sit(f"P{n}", Fraction(BANKROLL)) for n in range(1, 6)],
-        )
-        setter = Actor.player("P2")
-        stake = Stake("P2", Fraction(STAKE))
-        seq = len(session.entries)
-        for _ in range(20):  # warm: the connection pool, the statements' compiled forms
-            seq += 1
-            store.append(session.game, setter, stake, seq=seq, request=f"warm-{seq}")
-        done = 0
+        setter, stake = Actor.player("P2"), Stake("P2", Fraction(STAKE))
+        games = []
+        for _ in range(writers):
+            session = Session.start(
+                store,
+                ruleset=rules,
+                paytable=table_paytable(rules)[0],
+                dice=DiceKind.FAIR,
+                kind=GameKind.WEB,
+                seats=[Sit(f"P{n}", Fraction(BANKROLL)) for n in range(1, 6)],
+            )
+            games.append([session.game, len(session.entries)])
+        for game in games:  # warm: the connection pool, the statements' compiled forms
+            for _ in range(5):
+                game[1] += 1
+                store.append(game[0], setter, stake, seq=game[1], request=f"warm-{game[1]}")
+        done = [0] * writers
         began = time.perf_counter()
         deadline = began + seconds
-        while time.perf_counter() < deadline:
-            seq += 1
-            store.append(session.game, setter, stake, seq=seq, request=f"base-{seq}")
-            done += 1
-        return done / (time.perf_counter() - began)
+
+        def write(index: int) -> None:
+            game = games[index]
+            while time.perf_counter() < deadline:
+                game[1] += 1
+                store.append(game[0], setter, stake, seq=game[1], request=f"base-{game[1]}")
+                done[index] += 1
+
+        threads = [threading.Thread(target=write, args=(index,)) for index in range(writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sum(done) / (time.perf_counter() - began)
     finally:
         store.close()
 
@@ -215,6 +323,8 @@ class View:
     staked: set[str] = field(default_factory=set)
     opened: float = 0.0
     """When this player saw the round open (``time.perf_counter``)."""
+    rounds: int = 0
+    """Rounds this player has seen end."""
 
     def entries(self, entries: list[dict[str, Any]], now: float) -> None:
         for entry in entries:
@@ -230,6 +340,7 @@ class View:
                     self.begun = False
                     self.staked = set()
                     self.opened = now
+                    self.rounds += 1
                 elif found := _PASSED.match(text):
                     self.caster = found[1]
 
@@ -293,6 +404,8 @@ class Run:
     think: float
     stop: float = float("inf")
     actions: list[Action] = field(default_factory=list)
+    refusals: Counter[str] = field(default_factory=Counter)
+    """Each refusal's message, its numbers blanked out."""
     reconnects: int = 0
     rereads: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -301,7 +414,7 @@ class Run:
 class Player:
     """One person at a table: a keep-alive HTTP client for acting, and a socket following the table."""
 
-    def __init__(self, run: Run, table: Table, name: str, token: str, index: int) -> None:
+    def __init__(self, run: Run, table: Table, name: str, index: int) -> None:
         self.run = run
         self.table = table
         self.name = name
@@ -311,16 +424,32 @@ class Player:
         self.actions = 0
         self.client = httpx.AsyncClient(
             base_url=run.base,
-            headers={"authorization": f"Bearer {token}"},
+            verify=_TLS,
             timeout=30.0,
             limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
         )
         self.socket_head = 0
         self.socket: Any = None
 
+    async def sit(self) -> None:
+        """Sit down; from then on every request carries the seat's token (and no cookie)."""
+        path = f"/api/tables/{self.table.game}/seats"
+        sat = await self.client.post(path, json={"name": self.name, "bankroll": BANKROLL})
+        sat.raise_for_status()
+        self.name = sat.json()["seat"]
+        self.client.cookies.clear()
+        self.client.headers["authorization"] = f"Bearer {sat.json()['token']}"
+
     async def reread(self) -> None:
-        """Read the table's state, as a page does when it has lost track."""
-        response = await self.client.get(f"/api/tables/{self.table.game}")
+        """Read the table's state, as a page does when it has lost track (again if the connection fails)."""
+        for tries in range(3):
+            try:
+                response = await self.client.get(f"/api/tables/{self.table.game}")
+                break
+            except httpx.TransportError as error:
+                self.run.errors[type(error).__name__] += 1
+                if tries == 2:
+                    raise
         response.raise_for_status()
         state = response.json()
         self.view.state(state["seq"], state, time.perf_counter())
@@ -396,10 +525,8 @@ class Player:
             self.actions += 1
             action = Action(self.table.game, time.perf_counter())
             body = {"action": text, "id": f"{self.name}-{self.actions}"}
-            try:
-                response = await self.client.post(f"/api/tables/{self.table.game}/actions", json=body)
-            except httpx.HTTPError as error:
-                run.errors[type(error).__name__] += 1
+            response = await self._send(body)
+            if response is None:
                 await asyncio.sleep(0.1)
                 continue
             action.answered = time.perf_counter()
@@ -409,9 +536,22 @@ class Player:
                 action.seq = response.json()["seq"]
                 await self._seen(action.seq)
             else:
+                with contextlib.suppress(ValueError, KeyError):
+                    message = re.sub(r"\d+", "N", response.json()["error"])
+                    run.refusals[f"{response.status_code} {message}"] += 1
                 run.rereads += 1
                 with contextlib.suppress(httpx.HTTPError):
                     await self.reread()
+
+    async def _send(self, body: dict[str, str]) -> httpx.Response | None:
+        """Post an action; sent again, with the same id, where the connection failed (the server's keep-alive
+        timeout may close an idle connection as it is reused): the server makes an action sent twice once."""
+        for _ in range(3):
+            try:
+                return await self.client.post(f"/api/tables/{self.table.game}/actions", json=body)
+            except httpx.TransportError as error:
+                self.run.errors[type(error).__name__] += 1
+        return None
 
     async def _seen(self, seq: int) -> None:
         """Wait until this player's socket has shown entry ``seq`` (or the run stops)."""
@@ -436,32 +576,53 @@ class Player:
 
 
 async def setup(run: Run, tables: int, players: int) -> list[Player]:
-    """The tables and their players: each seated from a client of his own (no cookies), then following."""
-    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
-    async with httpx.AsyncClient(base_url=run.base, timeout=30.0) as lobby:
-
-        async def table() -> list[Player]:
-            async with gate:
-                made = await lobby.post("/api/tables", json={"ruleset": RULESET})
+    """The tables, and their players each seated from his own client (which has no cookies yet), one request
+    after another (SQLite's writers only slow each other down); then every player reads the table and opens
+    its socket, many at once."""
+    seated = []
+    async with httpx.AsyncClient(base_url=run.base, timeout=30.0, verify=_TLS) as lobby:
+        for _ in range(tables):
+            made = await lobby.post("/api/tables", json={"ruleset": RULESET})
             made.raise_for_status()
-            game = made.json()["id"]
-            at = Table(game, players)
-            seated = []
+            table = Table(made.json()["id"], players)
             for index in range(1, players + 1):
-                async with gate, httpx.AsyncClient(base_url=run.base, timeout=30.0) as fresh:
-                    sat = await fresh.post(
-                        f"/api/tables/{game}/seats", json={"name": f"P{index}", "bankroll": BANKROLL}
-                    )
-                sat.raise_for_status()
-                seated.append(Player(run, at, sat.json()["seat"], sat.json()["token"], index))
-            for player in seated:
-                async with gate:
-                    await player.reread()
-                    await player.connect()
-            return seated
+                player = Player(run, table, f"P{index}", index)
+                await player.sit()
+                seated.append(player)
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-        made = await asyncio.gather(*(table() for _ in range(tables)))
-    return [player for seated in made for player in seated]
+    async def follow(player: Player) -> None:
+        async with gate:
+            await player.reread()
+            await player.connect()
+
+    await asyncio.gather(*(follow(player) for player in seated))
+    return seated
+
+
+@dataclass
+class Window:
+    """The measured window: its bounds, and what the sockets and the CPUs had done by each end."""
+
+    start: float
+    end: float
+    seen: dict[int, int] = field(default_factory=dict)
+    """The entries each table's sockets had received by the end, less those by the start."""
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    machine_cpu: dict[str, float] = field(default_factory=dict)
+    lag: list[float] = field(default_factory=list)
+
+    async def watch(self, server: Server, tables: dict[int, Table]) -> None:
+        """Take the figures at the window's start, wait for its end, and take them again."""
+        lags = asyncio.create_task(_lag(self.end))
+        seen = {game: table.seen for game, table in tables.items()}
+        server_cpu, client_cpu, machine = server.cpu(), time.process_time(), machine_cpu()
+        await asyncio.sleep(max(0.0, self.end - time.perf_counter()))
+        self.server_cpu, self.client_cpu = server.cpu() - server_cpu, time.process_time() - client_cpu
+        self.machine_cpu = {kind: spent - machine[kind] for kind, spent in machine_cpu().items()}
+        self.seen = {game: table.seen - seen[game] for game, table in tables.items()}
+        self.lag = await lags
 
 
 async def measure(
@@ -475,40 +636,60 @@ async def measure(
     opened: Callable[[], object] = lambda: None,
 ) -> dict[str, Any]:
     """Set up the tables, play for ``warmup`` then ``seconds``, and return the window's figures."""
+    load = round(os.getloadavg()[0], 2)
     run = Run(server.base, server.base.replace("http://", "ws://", 1), think)
     began = time.perf_counter()
     seated = await setup(run, tables, players)
     setup_seconds = time.perf_counter() - began
+    # The clients' collector is off while they play (their garbage is refcounted, a run is short): its pauses
+    # (a hundred milliseconds and more for a full collection) would be counted as the server's latency.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     by_table = {player.table.game: player.table for player in seated}
     followers = [asyncio.create_task(player.follow()) for player in seated]
     try:
         start = time.perf_counter()
-        window_start = start + warmup
-        window_end = window_start + seconds
-        run.stop = window_end
         playing = [asyncio.create_task(player.play()) for player in seated]
-        await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
+        # The window opens once every table has played a round (its first throw opens the game's first hand
+        # of the fair dice, seven entries at once: a start that a long game does not have), at least after
+        # --warmup seconds, at most after WARMUP_LIMIT.
+        await asyncio.sleep(warmup)
+        while time.perf_counter() < start + WARMUP_LIMIT and any(p.view.rounds < 1 for p in seated):
+            await asyncio.sleep(0.1)
+        window = Window(time.perf_counter(), time.perf_counter() + seconds)
+        run.stop = window.end
         opened()
-        seen_start = {game: table.seen for game, table in by_table.items()}
-        cpu_server, cpu_client = server.cpu(), time.process_time()
-        await asyncio.sleep(max(0.0, window_end - time.perf_counter()))
-        cpu_server, cpu_client = server.cpu() - cpu_server, time.process_time() - cpu_client
-        seen_end = {game: table.seen for game, table in by_table.items()}
+        await window.watch(server, by_table)
         _, late = await asyncio.wait(playing, timeout=DRAIN + 35.0)  # an answer may take its whole timeout
         for task in late:
             task.cancel()
         drained = time.perf_counter() + DRAIN
-        while time.perf_counter() < drained and not _all_delivered(run, by_table, window_start, window_end):
+        while time.perf_counter() < drained and not _all_delivered(run, by_table, window):
             await asyncio.sleep(0.05)
     finally:
+        gc.enable()
         await asyncio.gather(*(player.close() for player in seated), return_exceptions=True)
         for task in followers:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
-    span = window_end - window_start
-    answered = [a for a in run.actions if window_start <= a.answered < window_end]
+    return {
+        "tables": tables,
+        "players": players,
+        "think_s": think,
+        "setup_s": round(setup_seconds, 2),
+        "warmup_s": round(window.start - start, 2),
+        "_window": (window.start, window.end),
+        **_figures(run, by_table, window),
+        "load_before": load,
+    }
+
+
+def _figures(run: Run, by_table: dict[int, Table], window: Window) -> dict[str, Any]:
+    span = window.end - window.start
+    answered = [a for a in run.actions if window.start <= a.answered < window.end]
     durable = [a for a in answered if 200 <= a.status < 300]
-    sent = [a for a in run.actions if window_start <= a.sent < window_end and 200 <= a.status < 300]
+    sent = [a for a in run.actions if window.start <= a.sent < window.end and 200 <= a.status < 300]
     latencies, undelivered = [], 0
     for action in sent:
         everywhere = by_table[action.table].everywhere(action.seq)
@@ -516,37 +697,45 @@ async def measure(
             undelivered += 1
         else:
             latencies.append(max(0.0, everywhere - action.sent))
-    answers = [a.answered - a.sent for a in sent]
     refused = Counter(str(a.status) for a in answered if not 200 <= a.status < 300)
-    entries = sum(seen_end[game] - seen_start[game] for game in by_table)
     return {
-        "tables": tables,
-        "players": players,
-        "think_s": think,
-        "setup_s": round(setup_seconds, 2),
         "window_s": round(span, 3),
         "durable_actions": len(durable),
         "actions_per_s": round(len(durable) / span, 1),
-        "entries_per_s": round(entries / span, 1),
+        "entries_per_s": round(sum(window.seen.values()) / span, 1),
         "latency_ms": _percentiles(latencies),
-        "answer_ms": _percentiles(answers),
+        "answer_ms": _percentiles([a.answered - a.sent for a in sent]),
         "undelivered": undelivered,
         "refused": sum(refused.values()),
         "refused_by_status": dict(sorted(refused.items())),
+        "refusal_messages_whole_run": dict(run.refusals.most_common(5)),
         "rereads": run.rereads,
         "reconnects": run.reconnects,
         "client_errors": dict(run.errors),
-        "server_cpu_s": round(cpu_server, 2),
-        "client_cpu_s": round(cpu_client, 2),
-        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(durable)), 3),
+        "server_cpu_s": round(window.server_cpu, 2),
+        "client_cpu_s": round(window.client_cpu, 2),
+        "server_cpu_ms_per_action": round(1000 * window.server_cpu / max(1, len(durable)), 3),
+        "machine_cpu_s": {kind: round(spent, 2) for kind, spent in window.machine_cpu.items()},
+        "client_loop_lag_ms": _percentiles(window.lag),
+        "client_gc": client_collections().between(window.start, window.end),
     }
 
 
-def _all_delivered(run: Run, by_table: dict[int, Table], start: float, end: float) -> bool:
+async def _lag(end: float) -> list[float]:
+    """How late this process's event loop wakes from 10 ms sleeps until ``end``: time the clients' figures
+    could owe to the benchmark's own process rather than the server."""
+    late = []
+    while (now := time.perf_counter()) < end:
+        await asyncio.sleep(0.01)
+        late.append(time.perf_counter() - now - 0.01)
+    return late
+
+
+def _all_delivered(run: Run, by_table: dict[int, Table], window: Window) -> bool:
     return all(
         by_table[a.table].everywhere(a.seq) is not None
         for a in run.actions
-        if start <= a.sent < end and 200 <= a.status < 300
+        if window.start <= a.sent < window.end and 200 <= a.status < 300
     )
 
 
@@ -566,14 +755,13 @@ def _percentiles(values: list[float]) -> dict[str, float | None]:
 async def database_runs(
     name: str, db: str, folder: Path, options: argparse.Namespace
 ) -> list[dict[str, Any]]:
-    """The baseline, then one run per ``--think`` value, each on a fresh server over ``db``."""
-    rate = await asyncio.to_thread(baseline, db, options.baseline_seconds)
-    print(
-        f"{name}: baseline {rate:,.0f} appends/s (GameStore.append, one writer, in-process)", file=sys.stderr
-    )
+    """One run per ``--think`` value, each on a fresh server over ``db``, between two timings of the baseline
+    (the disk's commit rate drifts: the ratio is against their mean); and the baseline's writers at once."""
+    many = await asyncio.to_thread(baseline, db, options.baseline_seconds, WORKERS)
     results = []
     for think in options.think:
-        with Server(db, folder) as server:
+        before = await asyncio.to_thread(baseline, db, options.baseline_seconds)
+        with Server(db, folder, options.switch_interval) as server:
             await server.ready()
             profilers: list[subprocess.Popen[bytes]] = []
             try:
@@ -593,13 +781,19 @@ async def database_runs(
                     if profiler.poll() is None:
                         profiler.kill()
                         profiler.wait()
-            figures.update(
-                database=name,
-                baseline_appends_per_s=round(rate, 1),
-                ratio=round(figures["actions_per_s"] / rate, 3),
-            )
-            print(_line(figures), file=sys.stderr)
-            results.append(figures)
+        figures["server_gc"] = server.collected(*figures.pop("_window"))
+        after = await asyncio.to_thread(baseline, db, options.baseline_seconds)
+        rate = (before + after) / 2
+        figures.update(
+            database=name,
+            switch_interval_s=options.switch_interval,
+            baseline_appends_per_s=round(rate, 1),
+            baseline_before_after=[round(before, 1), round(after, 1)],
+            **{f"appends_per_s_{WORKERS}_writers": round(many, 1)},
+            ratio=round(figures["actions_per_s"] / rate, 3),
+        )
+        print(_line(figures), file=sys.stderr)
+        results.append(figures)
     return results
 
 
@@ -612,17 +806,13 @@ def _py_spy(
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     assert server.process is not None
     command = [spy, "record", "--pid", str(server.process.pid), "--duration", str(int(options.seconds))]
-    command += [
-        "--rate",
-        "100",
-        "--idle",
-        "--threads",
-        "--format",
-        "raw",
-        "--output",
-        f"{options.py_spy}-{name}.txt",
-    ]
-    profilers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    command += ["--rate", "100", "--nonblocking", "--format", "raw"]
+    # wall: every thread, waiting or not; gil: only the thread holding the GIL, i.e. where the CPU goes
+    for view, flags in (("wall", ["--idle", "--threads"]), ("gil", ["--gil"])):
+        out = ["--output", f"{options.py_spy}-{name}-{view}.txt"]
+        profilers.append(
+            subprocess.Popen([*command, *flags, *out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        )
 
 
 # --- the report ---------------------------------------------------------------------------------------------
@@ -650,7 +840,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--players", type=int, default=5, help="players per table (2 to 12)")
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
-    parser.add_argument("--warmup", type=float, default=3.0, help="play before the window opens")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="play before the window opens, at least (and a round a table)",
+    )
     parser.add_argument("--think", type=float, nargs="+", default=[0.0], help="pause before each action, s")
     parser.add_argument("--baseline-seconds", type=float, default=3.0)
     parser.add_argument("--postgres", default=os.environ.get("HAZARD_TEST_DATABASE_URL"), metavar="URL")
@@ -660,10 +855,18 @@ def main() -> None:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--collections", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        metavar="S",
+        help="an experiment: the server's sys.setswitchinterval (Python's default: 0.005)",
+    )
     options = parser.parse_args()
     if options.serve:
-        serve(options.db, options.port)
+        serve(options.db, options.port, options.collections, options.switch_interval)
         return
+    client_collections()
     if not 2 <= options.players <= 12:
         parser.error("--players: expected 2 to 12")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets a player, on each side
@@ -671,6 +874,7 @@ def main() -> None:
         resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * options.tables * options.players + 256)), hard)
     )
     runner: Any = asyncio.run if uvloop is None else uvloop.run
+    revision = _revision()
     with tempfile.TemporaryDirectory(prefix="hazard-bench-web-") as folder:
         places = [] if options.no_sqlite else [("sqlite", str(Path(folder) / "games.db"))]
         if options.postgres:
@@ -686,6 +890,8 @@ def main() -> None:
             "platform": platform.platform(),
         },
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "revision": revision,
+        **({} if _revision() == revision else {"revision_at_end": _revision()}),
         "runs": results,
     }
     print(_HEADER)
@@ -693,6 +899,24 @@ def main() -> None:
         print(_line(figures))
     if options.json is not None:
         options.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def _revision() -> str | None:
+    """The checkout's commit, with ``+`` where its tracked files differ (read only: no index refresh)."""
+    git = ["git", "--no-optional-locks", "-C", str(Path(__file__).resolve().parent)]
+    try:
+        head = subprocess.run(
+            [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        )
+        dirty = subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 if __name__ == "__main__":

@@ -997,13 +997,19 @@ def test_a_listener_is_woken_by_each_committed_entry_on_postgresql_and_none_is_k
 ) -> None:
     import threading
 
-    assert store.listen(lambda: None) is None  # SQLite tells nobody: a watcher polls the heads
+    assert store.listen(lambda game, seq: None) is None  # SQLite tells nobody: a watcher polls the heads
     url = os.environ.get("HAZARD_TEST_DATABASE_URL")
     if url is None:
         pytest.skip("set HAZARD_TEST_DATABASE_URL to a PostgreSQL database to run the rest")
     writer, listener = GameStore.open(url), GameStore.open(url)
     woken = threading.Event()
-    stop = listener.listen(woken.set)
+    told: list[tuple[int, int]] = []
+
+    def wake(game: int, seq: int) -> None:
+        told.append((game, seq))
+        woken.set()
+
+    stop = listener.listen(wake)
     assert stop is not None
     try:
         game = new_game(writer)
@@ -1011,7 +1017,26 @@ def test_a_listener_is_woken_by_each_committed_entry_on_postgresql_and_none_is_k
         woken.clear()
         writer.append(game, ANN, Sit("Ann", Fraction(5)), seq=1)
         assert woken.wait(timeout=10)
+        assert (game, 1) in told
     finally:
         stop()
         writer.close()
         listener.close()
+
+
+def test_a_busy_or_lost_database_is_unavailable_not_malformed(db: Path) -> None:
+    from hazard.table.record import RecordUnavailable
+
+    store = GameStore.open(str(db))
+    game = new_game(store)
+    slow = GameStore.open(f"sqlite:///{db}?timeout=0.1")  # gives up on a lock after a tenth of a second
+    with sqlite3.connect(db, timeout=0) as locker:
+        locker.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(RecordUnavailable, match="database is locked"):
+            slow.append(game, ANN, Sit("Ann", Fraction(5)))
+        locker.rollback()
+    with sqlite3.connect(db) as dropper:
+        dropper.execute("DROP TABLE hazard_entries")
+    with pytest.raises(InvalidError) as caught:
+        store.append(game, ANN, Sit("Ann", Fraction(5)))
+    assert not isinstance(caught.value, RecordUnavailable)  # a record missing a table is not one for now

@@ -610,3 +610,24 @@ def test_a_socket_whose_client_goes_stops_following_at_once(client: TestClient) 
 
         time.sleep(0.01)
     assert not live.listeners
+
+
+def test_a_record_that_is_unreachable_for_now_is_503_and_nothing_is_made(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hazard.table import RecordUnavailable
+
+    table = Table(client)
+    table.join("Ann")
+    table.join("Bob")
+    head = table.state()["seq"]
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+
+    def busy(*_: object, **__: object) -> None:
+        raise RecordUnavailable("cannot write to the game record 'x': database is locked")
+
+    monkeypatch.setattr(store, "append", busy)
+    refused(table.act("Bob", "stake 5", id="b-1"), 503, "database is locked")
+    monkeypatch.undo()
+    assert table.state()["seq"] == head
+    assert table.ok("Bob", "stake 5", id="b-1")["seq"] == head + 1  # the same id, tried again, is made

@@ -64,6 +64,7 @@ __all__ = [
     "GameStore",
     "GameSummary",
     "Holder",
+    "RecordUnavailable",
     "StaleError",
     "check_game_number",
     "default_database_url",
@@ -247,6 +248,24 @@ class Holder:
     @property
     def is_host(self) -> bool:
         return self.player is None
+
+
+class RecordUnavailable(InvalidError):
+    """The database could not be reached, or was too busy to answer: nothing was written, and the same request
+    may succeed later (a server answers 503, not that the request was malformed)."""
+
+
+def _failed(doing: str, url: str, error: BaseException) -> InvalidError:
+    """One clear error for a database's failure: :class:`RecordUnavailable` where it is the database's state
+    (a lost connection, a lock held too long), else an :class:`InvalidError` (a record that is not one)."""
+    import sqlalchemy as sa
+
+    kind = InvalidError
+    if isinstance(error, sa.exc.OperationalError | sa.exc.InterfaceError | sa.exc.TimeoutError):
+        reason = _reason(error)
+        if "no such table" not in reason and "no such column" not in reason:
+            kind = RecordUnavailable
+    return kind(f"cannot {doing} the game record {url!r}: {_reason(error)}")
 
 
 class StaleError(IllegalError):
@@ -451,7 +470,7 @@ class GameStore:
         except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
-            raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
+            raise _failed("write to", self.url, error) from None
         return Entry(seq, at, actor, item)
 
     def secret(self, game: int, hand: int) -> bytes | None:
@@ -486,8 +505,9 @@ class GameStore:
             return None
         return Holder(None if found[0] is None else str(found[0]))
 
-    def listen(self, woken: Callable[[], None]) -> Callable[[], None] | None:
-        """Call ``woken`` (from a thread of its own) whenever a writer commits an entry to a game; returns
+    def listen(self, woken: Callable[[int, int], None]) -> Callable[[], None] | None:
+        """Call ``woken(game, seq)`` (from a thread of its own) whenever a writer commits entry ``seq`` of a
+        game, this process included; returns
         the function that stops listening. Only PostgreSQL tells its writers (LISTEN/NOTIFY); for another
         database this returns None, and a watcher polls :meth:`heads` instead.
 
@@ -510,8 +530,10 @@ class GameStore:
                     with psycopg.connect(plain, autocommit=True) as connection:
                         connection.execute(f"LISTEN {CHANNEL}")
                         while not stop.is_set():
-                            for _ in connection.notifies(timeout=1.0):
-                                woken()
+                            for note in connection.notifies(timeout=1.0):
+                                game, _, seq = note.payload.partition(":")
+                                if game.isdigit() and seq.isdigit():
+                                    woken(int(game), int(seq))
                 except psycopg.Error:
                     stop.wait(1.0)  # the server is away: try again shortly
 
@@ -720,7 +742,7 @@ class GameStore:
             with _begin(self._engine) as connection:
                 yield connection
         except SQLAlchemyError as error:
-            raise InvalidError(f"cannot write to the game record {self.url!r}: {_reason(error)}") from None
+            raise _failed("write to", self.url, error) from None
 
     @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
@@ -735,7 +757,7 @@ class GameStore:
                 with connection.begin():
                     yield connection
         except SQLAlchemyError as error:
-            raise InvalidError(f"cannot read the game record {self.url!r}: {_reason(error)}") from None
+            raise _failed("read", self.url, error) from None
 
 
 # --- opening -----------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from hazard.table import (
     GameStore,
     Holder,
     MoneyStyle,
+    RecordUnavailable,
     StaleError,
     game_json,
     parse_money,
@@ -118,6 +119,7 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
         (413, "the body is too large"),
         (422, "malformed"),
         (429, "too many requests"),
+        (503, "the game record is unreachable or busy for now; nothing was written: try again"),
     )
 }
 
@@ -129,6 +131,8 @@ def _refusal(status: int, message: str) -> JSONResponse:
 def _status(error: HazardError) -> int:
     if isinstance(error, NoSuchTable):
         return 404
+    if isinstance(error, RecordUnavailable):
+        return 503
     if isinstance(error, ActorError):
         return 403
     if isinstance(error, IllegalError | StaleError):

@@ -239,6 +239,8 @@ class Hub:
         self._opening: dict[int, asyncio.Lock] = {}
         self._keys: dict[tuple[int, str], Holder] = {}
         self._wake = asyncio.Event()
+        self._dirty: set[int] = set()
+        """Tables a notification says are behind: looked at at once, the others at the next poll."""
         self._watcher: asyncio.Task[None] | None = None
         self._watch_stop: Callable[[], None] | None = None
         one = store.url.startswith("sqlite")
@@ -265,10 +267,18 @@ class Hub:
                 _offer(queue, None)
         self._writers.shutdown(wait=True)
 
-    def _woken(self) -> None:
+    def _woken(self, game: int, seq: int) -> None:
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._wake.set)
+            loop.call_soon_threadsafe(self._notified, game, seq)
+
+    def _notified(self, game: int, seq: int) -> None:
+        """An entry was committed: look at its table only if it is open here and behind (this server's own
+        entries, which it has already told, wake nothing)."""
+        live = self._tables.get(game)
+        if live is not None and live.listeners and seq > live.seq:
+            self._dirty.add(game)
+            self._wake.set()
 
     # --- tables -----------------------------------------------------------------------------------------
 
@@ -526,10 +536,14 @@ class Hub:
     async def _watch(self) -> None:
         """Look at the heads of the open tables; where another server has written, catch up and tell."""
         while True:
+            woken = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+                woken = True
             self._wake.clear()
-            games = [game for game, live in self._tables.items() if live.listeners]
+            dirty, self._dirty = self._dirty, set()
+            followed = [game for game, live in self._tables.items() if live.listeners]
+            games = [game for game in followed if game in dirty] if woken else followed
             if not games:
                 continue
             try:
