@@ -206,3 +206,18 @@ def test_a_server_seed_as_shown_is_64_lowercase_hex_digits() -> None:
 def test_a_hands_client_seed_joins_the_seats_in_order() -> None:
     assert client_seed_of(["ann-seed", "bob-seed"]) == "ann-seed,bob-seed"
     assert client_seed_of(["solo"]) == "solo"
+
+
+def test_a_revealed_hand_whose_throw_the_seeds_do_not_give_is_named() -> None:
+    from hazard.core.dice import ROLLS
+    from hazard.table.fair import Hand, commitment, fair_throw, throw_mismatch
+
+    seed = bytes(range(32))
+    throws = tuple((5 + n, n, fair_throw(seed, "ann", n)) for n in range(3))
+    assert throw_mismatch(Hand(1, commitment(seed), "ann", seed.hex(), throws)) is None
+    given = throws[2][2]
+    wrong = next(roll for roll in ROLLS if roll != given)
+    bad = Hand(1, commitment(seed), "ann", seed.hex(), (*throws[:2], (7, 2, wrong)))
+    assert throw_mismatch(bad) == (
+        f"hand 1, throw entry 7 (nonce 2): the seeds give {given}, but the record shows {wrong}"
+    )

@@ -83,6 +83,7 @@ from hazard.table.fair import (
     commitment,
     fair_throw,
     note_text,
+    throw_mismatch,
 )
 from hazard.table.game import (
     FORMAT,
@@ -237,5 +238,6 @@ __all__ = [
     "standing",
     "table_json",
     "table_paytable",
+    "throw_mismatch",
     "verify_game",
 ]

@@ -58,6 +58,7 @@ __all__ = [
     "note_text",
     "note_to_json",
     "server_seed_from_hex",
+    "throw_mismatch",
 ]
 
 SERVER_SEED_BYTES = 32
@@ -140,6 +141,22 @@ class Hand:
     """Hex, once revealed when the hand ends; None until then."""
     throws: tuple[tuple[int, int, Roll], ...] = ()
     """Each throw: the entry that holds it, its nonce, and what the dice showed."""
+
+
+def throw_mismatch(hand: Hand) -> str | None:
+    """The first throw of a revealed hand that its seeds and nonce do not give, in words; None where every
+    throw follows (what ``hazard verify`` and a table's page both check, once the seed is shown)."""
+    assert hand.server_seed is not None
+    seed = bytes.fromhex(hand.server_seed)
+    client_seed = hand.client_seed or ""  # None only where the hand has no throws
+    for entry, nonce, roll in hand.throws:
+        thrown = fair_throw(seed, client_seed, nonce)
+        if thrown != roll:
+            return (
+                f"hand {hand.number}, throw entry {entry} (nonce {nonce}): the seeds give {thrown}, but the "
+                f"record shows {roll}"
+            )
+    return None
 
 
 # --- what the record holds: the fair dice's notes, beside the table's actions -------------------------------

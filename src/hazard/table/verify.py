@@ -48,7 +48,7 @@ from typing import Any, NoReturn
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
-from hazard.table.fair import Hand, commitment, fair_throw, server_seed_from_hex
+from hazard.table.fair import Hand, commitment, server_seed_from_hex, throw_mismatch
 
 __all__ = ["HandCheck", "Verification", "verify_game"]
 
@@ -440,15 +440,9 @@ class _Verifier:
         revealed = self._check_reveal(hand)
         self._check_throws(hand, revealed)
         if revealed is not None:
-            seed = bytes.fromhex(revealed.value)
-            client_seed = hand.client_seed or ""  # None only where the hand has no throws (checked above)
-            for entry, nonce, roll in hand.throws:
-                thrown = fair_throw(seed, client_seed, nonce)
-                if thrown != roll:
-                    raise _Mismatch(
-                        f"hand {number}, throw entry {entry} (nonce {nonce}): the seeds give {thrown}, but "
-                        f"the record shows {roll}"
-                    )
+            mismatch = throw_mismatch(hand)  # its server seed is the revealed one (checked above)
+            if mismatch is not None:
+                raise _Mismatch(mismatch)
             self.throws += len(hand.throws)
             self.hands += 1
         else:

@@ -140,11 +140,17 @@ def _status(error: HazardError) -> int:
     return 422
 
 
+def _bearer(request: Request | WebSocket) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header ("" for an empty one), or None."""
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header[:7].lower() == "bearer " else None
+
+
 def _token(request: Request | WebSocket, game: int, role: str | None = None) -> str | None:
     """The token a request carries: ``Authorization: Bearer``, else the page's cookie for the table."""
-    header = request.headers.get("authorization", "")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
+    bearer = _bearer(request)
+    if bearer is not None:
+        return bearer or None
     if role is None:
         role = request.headers.get("x-hazard-role", "seat")
     name = f"hazard_host_{game}" if role == "host" else f"hazard_seat_{game}"
@@ -389,8 +395,7 @@ async def _seater(hub: Hub, request: Request, game: int) -> Holder | None:
     """Who seats the player a request names: the holder of a Bearer token (the host seats anyone; a seat's
     holder nobody, as the hub says), the host's cookie where the page says it acts as host, else nobody:
     the player sits himself down."""
-    header = request.headers.get("authorization", "")
-    if header[:7].lower() == "bearer ":
+    if _bearer(request) is not None:
         return await hub.holder(game, _token(request, game))
     if request.headers.get("x-hazard-role") == "host":
         holder = await hub.holder(game, _token(request, game, "host"))
