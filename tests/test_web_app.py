@@ -631,3 +631,14 @@ def test_a_record_that_is_unreachable_for_now_is_503_and_nothing_is_made(
     monkeypatch.undo()
     assert table.state()["seq"] == head
     assert table.ok("Bob", "stake 5", id="b-1")["seq"] == head + 1  # the same id, tried again, is made
+
+
+def test_two_players_numbering_their_actions_alike_never_answer_for_each_other(client: TestClient) -> None:
+    table = Table(client)
+    for name in ("Ann", "Bob", "Cat"):
+        table.join(name)
+    bob = table.ok("Bob", "stake 2", id="1")
+    cat = table.ok("Cat", "stake 3", id="1")
+    assert cat["seq"] == bob["seq"] + 1
+    assert [s["player"] for s in table.state()["state"]["stakes"]] == ["Bob", "Cat"]
+    assert table.ok("Cat", "stake 3", id="1") == cat  # his own resend is still made once

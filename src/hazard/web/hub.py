@@ -172,7 +172,8 @@ class LiveTable:
     session: Session
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     requests: dict[str, int] = field(default_factory=dict)
-    """Every client number of an action made at this table, with the entry it made (from the record)."""
+    """Every action made at this table with a client's number (by :func:`_request_key`), with the entry it
+    made (from the record)."""
     recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=KEPT))
     """The latest entries with their events, for clients that reconnect and for the pages' log."""
     answers: OrderedDict[int, list[str]] = field(default_factory=OrderedDict)
@@ -415,7 +416,7 @@ class Hub:
         )
         if by.is_host:
             _check_host(live, command, text)
-        return await self._act(game, command, actor, client, based_on)
+        return await self._act(game, command, actor, _request_key(by, client), based_on)
 
     async def _act(
         self,
@@ -559,6 +560,15 @@ class Hub:
                         except InvalidError:
                             continue
                         await self._caught_up(live, caught)
+
+
+def _request_key(by: Holder, client: str | None) -> str | None:
+    """What the record keeps of a client's number for an action: the SHA-256 of who sent it and the number,
+    so that two players who both number their actions 1, 2, 3 ... never answer for each other."""
+    if client is None:
+        return None
+    who = "host" if by.player is None else f"seat {by.player}"
+    return hashlib.sha256(f"{who}\x00{client}".encode()).hexdigest()
 
 
 def _said(made: list[Recorded]) -> list[str]:
