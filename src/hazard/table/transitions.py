@@ -13,7 +13,7 @@ action. Then it decides whether the action is allowed now, and plays it.
 >>> apply_action(table, Stake("Bob", Fraction(2)), by=Actor.player("Ann"))
 Traceback (most recent call last):
 ...
-hazard.core.errors.IllegalError: illegal stake Bob 2 by Ann at the craps table of 2 players, caster Ann, round: main 7, no chance yet: a player stakes only for himself (this is Bob's)
+hazard.table.actions.ActorError: illegal stake Bob 2 by Ann at the craps table of 2 players, caster Ann, round: main 7, no chance yet: a player stakes only for himself (this is Bob's)
 """  # noqa: E501
 
 from __future__ import annotations
