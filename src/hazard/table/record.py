@@ -144,6 +144,14 @@ class _Schema:
     entry, so an action sent again is recognised, even after a restart, and made once."""
     closed: sa.Table
     """The games their host has closed: no more actions, and no longer listed as open."""
+    head_of: sa.Select[Any]
+    """A game's head (entries, digest), by ``game_id``: built once, as every append asks it."""
+    move_head: sa.Update
+    """The compare-and-set of a game's head, from (``last``, ``old_head``) to (``new_entries``,
+    ``new_head``): built once, as every append makes it."""
+    add_entry: sa.Insert
+    add_request: sa.Insert
+    notify: sa.TextClause
 
 
 @cache
@@ -205,7 +213,31 @@ def _schema() -> _Schema:
         sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
         sa.Column("at", sa.String(40), nullable=False),
     )
-    return _Schema(metadata, games, entries, secrets, seats, requests, closed)
+    head_of = sa.select(games.c.entries, games.c.head).where(games.c.id == sa.bindparam("game_id"))
+    move_head = (
+        games.update()
+        .where(
+            games.c.id == sa.bindparam("game_id"),
+            games.c.entries == sa.bindparam("last"),
+            games.c.head == sa.bindparam("old_head"),
+        )
+        .values(entries=sa.bindparam("new_entries"), head=sa.bindparam("new_head"))
+    )
+    notify = sa.text("SELECT pg_notify(:channel, :payload)")
+    return _Schema(
+        metadata,
+        games,
+        entries,
+        secrets,
+        seats,
+        requests,
+        closed,
+        head_of,
+        move_head,
+        entries.insert(),
+        requests.insert(),
+        notify,
+    )
 
 
 def default_database_url() -> str:
@@ -426,14 +458,11 @@ class GameStore:
 
         self._writable()
         schema = _schema()
-        games = schema.games
         data = _entry_data(actor, item)
         at = _now()
         try:
             with _begin(self._engine) as connection:
-                found = connection.execute(
-                    sa.select(games.c.entries, games.c.head).where(games.c.id == game)
-                ).first()
+                found = connection.execute(schema.head_of, {"game_id": game}).first()
                 if found is None:
                     raise IllegalError(
                         f"illegal entry for game {game}: the record at {self.url!r} has no such game"
@@ -445,28 +474,24 @@ class GameStore:
                     raise StaleError(game, seq, last)
                 digest = entry_digest(head, seq, at, data)
                 moved = connection.execute(
-                    games.update()
-                    .where(games.c.id == game, games.c.entries == last, games.c.head == head)
-                    .values(entries=seq, head=digest)
+                    schema.move_head,
+                    {"game_id": game, "last": last, "old_head": head, "new_entries": seq, "new_head": digest},
                 )
                 if moved.rowcount != 1:  # another writer moved the head between our read and our write
                     raise StaleError(game, seq, last + 1)
                 connection.execute(
-                    schema.entries.insert().values(game=game, seq=seq, at=at, data=data, digest=digest)
+                    schema.add_entry, {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
                 )
                 if secret is not None:
                     hand, seed = secret
                     connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=seed.hex()))
                 if key is not None:
-                    digest, player = key
-                    connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
+                    token, player = key
+                    connection.execute(schema.seats.insert().values(game=game, digest=token, player=player))
                 if request is not None:
-                    connection.execute(schema.requests.insert().values(game=game, client=request, seq=seq))
+                    connection.execute(schema.add_request, {"game": game, "client": request, "seq": seq})
                 if connection.dialect.name == "postgresql":  # delivered at commit, to every listener
-                    connection.execute(
-                        sa.text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{game}:{seq}"},
-                    )
+                    connection.execute(schema.notify, {"channel": CHANNEL, "payload": f"{game}:{seq}"})
         except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
