@@ -714,6 +714,8 @@ class GameStore:
         import sqlalchemy as sa
 
         check_game_number(game)
+        if seq < 1:
+            raise InvalidError("a session always has its game's setup: read the whole game with load()")
         schema = _schema()
         games, entries = schema.games, schema.entries
         if self._layout is not _Layout.CHAINED:
@@ -726,24 +728,14 @@ class GameStore:
                 raise IllegalError(f"illegal game {game}: the record at {self.url!r} has no such game")
             lines = connection.execute(
                 sa.select(entries.c.seq, entries.c.at, entries.c.data, entries.c.digest)
-                .where(entries.c.game == game, entries.c.seq >= max(seq, 1))
+                .where(entries.c.game == game, entries.c.seq >= seq)
                 .order_by(entries.c.seq)
             ).all()
         corrupt = f"record of game {game} is corrupt"
-        if seq == 0:
-            raise InvalidError("a session always has its game's setup: read the whole game with load()")
         if not lines or lines[0][0] != seq:
             raise InvalidError(f"{corrupt}: entry {seq}, which this session has, is missing")
-        digest = str(lines[0][3])
-        read: list[Entry] = []
-        for expected, line in enumerate(lines[1:], start=seq + 1):
-            if line[0] != expected:
-                raise InvalidError(f"{corrupt}: entry {expected} is missing")
-            data = line[2] if isinstance(line[2], str) else repr(line[2])[:MAX_DATA]
-            digest = entry_digest(digest, expected, line[1], data)
-            if digest != line[3]:
-                raise InvalidError(f"{corrupt}: entry {expected} does not follow from the entries before it")
-            read.append(_entry(game, str(found[0]), line))
+        digest = _follow_chain(game, str(lines[0][3]), lines[1:], seq + 1)
+        read = [_entry(game, str(found[0]), line) for line in lines[1:]]
         if seq + len(read) != int(found[1]) or digest != found[2]:
             raise InvalidError(f"{corrupt}: its last entry is not the one the game was left at")
         return read
@@ -986,17 +978,7 @@ def _check_chain(game: int, row: dict[str, Any], lines: Sequence[Any]) -> None:
         raise InvalidError(
             f"{corrupt}: its setup does not match its digest (it was changed after it was written)"
         )
-    for expected, (seq, at, data, stored) in enumerate(lines, start=1):
-        if seq != expected:
-            raise InvalidError(f"{corrupt}: entry {expected} is missing")
-        digest = entry_digest(digest, seq, at, data if isinstance(data, str) else repr(data)[:MAX_DATA])
-        if digest != stored:
-            if seq == 1:
-                raise InvalidError(f"{corrupt}: its setup or its entry 1 was changed after it was written")
-            raise InvalidError(
-                f"{corrupt}: entry {seq} does not follow from the entries before it (it was changed, moved "
-                "or put in)"
-            )
+    digest = _follow_chain(game, digest, lines, 1)
     count = row["entries"]
     if len(lines) < count:
         held = f"entries 1 to {len(lines)}" if lines else "no entries"
@@ -1007,6 +989,25 @@ def _check_chain(game: int, row: dict[str, Any], lines: Sequence[Any]) -> None:
         raise InvalidError(f"{corrupt}: entry {count + 1} was put in after the game's last entry, {count}")
     if digest != row["head"]:
         raise InvalidError(f"{corrupt}: its last entry, {count}, is not the one the game was left at")
+
+
+def _follow_chain(game: int, digest: str, lines: Sequence[Any], first: int) -> str:
+    """Check that stored lines numbered from ``first`` follow, digest by digest, from ``digest`` (the setup's,
+    or the digest of the entry before ``first``); the last digest, or one :class:`InvalidError` naming the
+    first line that does not follow."""
+    corrupt = f"record of game {game} is corrupt"
+    for expected, (seq, at, data, stored) in enumerate(lines, start=first):
+        if seq != expected:
+            raise InvalidError(f"{corrupt}: entry {expected} is missing")
+        digest = entry_digest(digest, seq, at, data if isinstance(data, str) else repr(data)[:MAX_DATA])
+        if digest != stored:
+            if seq == 1:
+                raise InvalidError(f"{corrupt}: its setup or its entry 1 was changed after it was written")
+            raise InvalidError(
+                f"{corrupt}: entry {seq} does not follow from the entries before it (it was changed, moved "
+                "or put in)"
+            )
+    return digest
 
 
 def _info(row: dict[str, Any]) -> GameInfo:

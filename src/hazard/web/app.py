@@ -281,13 +281,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{game}/whoami", summary="Who a token is at the table")
     async def whoami(game: Annotated[int, _GAME], request: Request) -> dict[str, Any]:
-        await hub.table(game)
-        seat = await hub.holder(game, _token(request, game, "seat"))
-        host = await hub.holder(game, _token(request, game, "host"))
-        return {
-            "seat": None if seat is None else seat.player,
-            "host": host is not None and host.is_host,
-        }
+        viewer = await _viewer(hub, request, game)
+        return {"seat": viewer.seat, "host": viewer.host}
 
     @app.get("/api/bet", summary="A side bet's exact chance, fair odds and value to each side")
     async def bet(

@@ -388,11 +388,7 @@ class Pages:
 
     def _log(self, live: LiveTable, money: MoneyStyle, *, short: bool) -> str:
         shown = list(live.recent)[-(8 if short else _LOG) :]
-        corrected = {
-            d.entry.item.target: "void" if d.entry.item.replacement is None else "replaced"
-            for d in live.recent
-            if isinstance(d.entry.item, Correction)
-        }
+        corrected = _corrected(live)
         lines = []
         for done in reversed(shown):
             entry = done.entry
@@ -421,11 +417,20 @@ def _button(action: str, label: str, *, primary: bool = False, host: bool = Fals
     return f'<button type="button"{kind}{role} data-action="{_e(action)}">{_e(label)}</button>'
 
 
+def _corrected(live: LiveTable) -> dict[int, str]:
+    """The kept entries a correction among them has voided or replaced, each with which."""
+    return {
+        d.entry.item.target: "void" if d.entry.item.replacement is None else "replaced"
+        for d in live.recent
+        if isinstance(d.entry.item, Correction)
+    }
+
+
 def _round_throws(live: LiveTable, table: Table) -> list[Roll]:
     """The throws of the round in play (or the last throw, between rounds), from the entries kept."""
-    voided = {d.entry.item.target for d in live.recent if isinstance(d.entry.item, Correction)}
+    corrected = _corrected(live)
     rolls = [
-        d.entry.item for d in live.recent if isinstance(d.entry.item, Roll) and d.entry.seq not in voided
+        d.entry.item for d in live.recent if isinstance(d.entry.item, Roll) and d.entry.seq not in corrected
     ]
     wanted = table.throws_this_round or 1
     return rolls[-wanted:]
