@@ -54,7 +54,6 @@ import resource
 import shutil
 import signal
 import socket
-import ssl
 import statistics
 import subprocess
 import sys
@@ -69,13 +68,11 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+import aiohttp
 
 from hazard.core.rulesets import find_ruleset
 from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, Sit, Stake, table_paytable
-from hazard.web import Limits, WebConfig, create_app
+from hazard.web import Limits, WebConfig, create_app, run_server
 
 try:
     import uvloop
@@ -97,8 +94,8 @@ START = 30.0
 SETUP_CONCURRENCY = 32
 """Players reading their table and opening their sockets at once, once the tables are set up."""
 
-_TLS = ssl.create_default_context()
-"""One TLS context for all clients (unused on http://; else httpx makes one per client, 20 ms each)."""
+_NO_RECEIVE_TIMEOUT = aiohttp.ClientWSTimeout(ws_receive=None)
+"""A player's socket may be quiet for as long as its table is."""
 
 _SETTLED = re.compile(r"^(the caster \S+ (wins|loses) |no stakes change hands)")
 _PASSED = re.compile(r"^the dice pass from \S+ to ([^:]+):")
@@ -141,27 +138,18 @@ def client_collections() -> Collections:
 
 
 def serve(db: str, port: int, collections: Path | None, switch: float | None = None) -> None:
-    """Run the web table on 127.0.0.1:``port`` over the record ``db``, with limits no benchmark reaches; once
-    it stops, write its garbage collections to ``collections``. ``switch``: the interpreter's switch interval
-    (``sys.setswitchinterval``; None leaves Python's 5 ms), for an experiment only."""
-    import uvicorn  # noqa: PLC0415 - the child's alone
-
+    """Run the web table on 127.0.0.1:``port`` over the record ``db`` as ``hazard serve`` runs it
+    (:func:`hazard.web.run_server`), but with limits no benchmark reaches; once it stops, write its garbage
+    collections to ``collections``. ``switch``: the interpreter's switch interval (``sys.setswitchinterval``;
+    None leaves Python's 5 ms), for an experiment only."""
     if switch is not None:
         sys.setswitchinterval(switch)
 
     timed = Collections()
     limits = Limits(rate=1e9, burst=1e9, address_rate=1e9, address_burst=1e9)
     app = create_app(WebConfig(db=db, limits=limits))
-    # As ``hazard serve`` runs it (its socket and shutdown settings), but for the limits.
     try:
-        uvicorn.run(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            ws_max_size=65_536,
-            timeout_graceful_shutdown=3,
-        )
+        run_server(app, host="127.0.0.1", port=port)
     finally:  # uvicorn stops on SIGINT, then raises it again: KeyboardInterrupt
         if collections is not None:
             collections.write_text(json.dumps(timed.done))
@@ -204,14 +192,16 @@ class Server:
 
     async def ready(self) -> None:
         deadline = time.monotonic() + START
-        async with httpx.AsyncClient(base_url=self.base, timeout=2.0, verify=_TLS) as client:
+        timeout = aiohttp.ClientTimeout(total=2.0)
+        async with aiohttp.ClientSession(base_url=self.base, timeout=timeout) as client:
             while time.monotonic() < deadline:
                 assert self.process is not None
                 if self.process.poll() is not None:
                     raise RuntimeError(f"the server exited ({self.process.returncode}):\n{self.tail()}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/api/rulesets")).status_code == 200:
-                        return
+                with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                    async with client.get("/api/rulesets") as answer:
+                        if answer.status == 200:
+                            return
                 await asyncio.sleep(0.1)
         raise RuntimeError(f"the server did not answer within {START:.0f} s:\n{self.tail()}")
 
@@ -219,7 +209,7 @@ class Server:
         """The server's garbage collections between ``start`` and ``end`` (once it has stopped)."""
         timed = Collections.__new__(Collections)
         try:
-            timed.done = [tuple(done) for done in json.loads(self.collections.read_text())]  # type: ignore[misc]
+            timed.done = [tuple(done) for done in json.loads(self.collections.read_text())]
         except (OSError, ValueError):
             return None
         return timed.between(start, end)
@@ -372,9 +362,11 @@ class Action:
 class Table:
     """One table's players, and when each of its entries reached each of its sockets."""
 
-    def __init__(self, game: int, players: int) -> None:
+    def __init__(self, game: int, players: int, base: str) -> None:
         self.game = game
         self.players = players
+        self.base = base
+        """The server its players talk to: one for the whole table, as a proxy keeping tables apart sends."""
         self.arrived: dict[int, list[float]] = {}
         """Entry number: [sockets that have it, when the last of them got it]."""
         self.seen = 0
@@ -397,10 +389,8 @@ class Table:
 
 @dataclass
 class Run:
-    """What one run shares among its players: where they are, what they did, and when to stop."""
+    """What one run shares among its players: what they did, and when to stop."""
 
-    base: str
-    ws_base: str
     think: float
     stop: float = float("inf")
     actions: list[Action] = field(default_factory=list)
@@ -412,7 +402,7 @@ class Run:
 
 
 class Player:
-    """One person at a table: a keep-alive HTTP client for acting, and a socket following the table."""
+    """One person at a table: a keep-alive HTTP connection for acting, and a socket following the table."""
 
     def __init__(self, run: Run, table: Table, name: str, index: int) -> None:
         self.run = run
@@ -422,69 +412,73 @@ class Player:
         self.changed = asyncio.Event()
         self.random = random.Random(table.game * 100 + index)
         self.actions = 0
-        self.client = httpx.AsyncClient(
-            base_url=run.base,
-            verify=_TLS,
-            timeout=30.0,
-            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+        # A connection for actions, kept alive, and the socket; no cookies: once seated, every request
+        # carries the seat's token.
+        self.client = aiohttp.ClientSession(
+            base_url=table.base,
+            connector=aiohttp.TCPConnector(limit=2),  # the socket holds one of them
+            cookie_jar=aiohttp.DummyCookieJar(),
+            timeout=aiohttp.ClientTimeout(total=30.0),
         )
+        self.headers: dict[str, str] = {}
         self.socket_head = 0
-        self.socket: Any = None
+        self.socket: aiohttp.ClientWebSocketResponse | None = None
 
     async def sit(self) -> None:
-        """Sit down; from then on every request carries the seat's token (and no cookie)."""
+        """Sit down; from then on every request carries the seat's token."""
         path = f"/api/tables/{self.table.game}/seats"
-        sat = await self.client.post(path, json={"name": self.name, "bankroll": BANKROLL})
-        sat.raise_for_status()
-        self.name = sat.json()["seat"]
-        self.client.cookies.clear()
-        self.client.headers["authorization"] = f"Bearer {sat.json()['token']}"
+        async with self.client.post(path, json={"name": self.name, "bankroll": BANKROLL}) as sat:
+            sat.raise_for_status()
+            seat = await sat.json()
+        self.name = seat["seat"]
+        self.headers = {"authorization": f"Bearer {seat['token']}"}
 
     async def reread(self) -> None:
         """Read the table's state, as a page does when it has lost track (again if the connection fails)."""
         for tries in range(3):
             try:
-                response = await self.client.get(f"/api/tables/{self.table.game}")
+                async with self.client.get(f"/api/tables/{self.table.game}", headers=self.headers) as got:
+                    got.raise_for_status()
+                    state = await got.json()
                 break
-            except httpx.TransportError as error:
+            except aiohttp.ClientConnectionError as error:
                 self.run.errors[type(error).__name__] += 1
                 if tries == 2:
                     raise
-        response.raise_for_status()
-        state = response.json()
         self.view.state(state["seq"], state, time.perf_counter())
 
     async def connect(self) -> None:
-        url = f"{self.run.ws_base}/api/tables/{self.table.game}/live?since={self.view.head}"
-        self.socket = await connect(url, open_timeout=30, ping_interval=None, max_queue=None)
+        url = f"/api/tables/{self.table.game}/live?since={self.view.head}"
+        self.socket = await self.client.ws_connect(
+            url, autoping=False, heartbeat=None, max_msg_size=0, timeout=_NO_RECEIVE_TIMEOUT
+        )
         self.socket_head = max(self.socket_head, self.view.head)
 
     async def follow(self) -> None:
         """Read the socket until it is closed: every update moves the view on and is timed for the table."""
         while True:
-            try:
-                async for message in self.socket:
-                    now = time.perf_counter()
-                    update = json.loads(message)
-                    if update["type"] == "entries":
-                        for entry in update["entries"]:
-                            if entry["seq"] > self.socket_head:
-                                self.table.arrive(entry["seq"], now)
-                        self.view.entries(update["entries"], now)
-                    else:
-                        for seq in range(self.socket_head + 1, update["seq"] + 1):
-                            self.table.arrive(seq, now)
-                        self.view.state(update["seq"], update["state"], now)
-                    self.socket_head = max(self.socket_head, update["seq"])
-                    self.changed.set()
-                return
-            except ConnectionClosed:
-                pass
+            assert self.socket is not None
+            async for message in self.socket:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                now = time.perf_counter()
+                update = json.loads(message.data)
+                if update["type"] == "entries":
+                    for entry in update["entries"]:
+                        if entry["seq"] > self.socket_head:
+                            self.table.arrive(entry["seq"], now)
+                    self.view.entries(update["entries"], now)
+                else:
+                    for seq in range(self.socket_head + 1, update["seq"] + 1):
+                        self.table.arrive(seq, now)
+                    self.view.state(update["seq"], update["state"], now)
+                self.socket_head = max(self.socket_head, update["seq"])
+                self.changed.set()
             if time.perf_counter() >= self.run.stop:
                 return
             self.run.reconnects += 1
             await asyncio.sleep(0.5)
-            with contextlib.suppress(OSError, TimeoutError):
+            with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
                 await self.connect()
 
     def decide(self, now: float) -> tuple[str | None, float]:
@@ -525,31 +519,38 @@ class Player:
             self.actions += 1
             action = Action(self.table.game, time.perf_counter())
             body = {"action": text, "id": f"{self.name}-{self.actions}"}
-            response = await self._send(body)
-            if response is None:
+            answer = await self._send(body)
+            if answer is None:
                 await asyncio.sleep(0.1)
                 continue
             action.answered = time.perf_counter()
-            action.status = response.status_code
+            action.status, said = answer
             run.actions.append(action)
-            if response.is_success:
-                action.seq = response.json()["seq"]
+            if 200 <= action.status < 300:
+                action.seq = said["seq"]
                 await self._seen(action.seq)
             else:
-                with contextlib.suppress(ValueError, KeyError):
-                    message = re.sub(r"\d+", "N", response.json()["error"])
-                    run.refusals[f"{response.status_code} {message}"] += 1
+                with contextlib.suppress(TypeError, KeyError):
+                    message = re.sub(r"\d+", "N", said["error"])
+                    run.refusals[f"{action.status} {message}"] += 1
                 run.rereads += 1
-                with contextlib.suppress(httpx.HTTPError):
+                with contextlib.suppress(aiohttp.ClientError):
                     await self.reread()
 
-    async def _send(self, body: dict[str, str]) -> httpx.Response | None:
-        """Post an action; sent again, with the same id, where the connection failed (the server's keep-alive
-        timeout may close an idle connection as it is reused): the server makes an action sent twice once."""
+    async def _send(self, body: dict[str, str]) -> tuple[int, Any] | None:
+        """Post an action: its status and JSON body. Sent again, with the same id, where the connection failed
+        (the server's keep-alive timeout may close an idle connection as it is reused): the server makes an
+        action sent twice once."""
+        path = f"/api/tables/{self.table.game}/actions"
         for _ in range(3):
             try:
-                return await self.client.post(f"/api/tables/{self.table.game}/actions", json=body)
-            except httpx.TransportError as error:
+                async with self.client.post(path, json=body, headers=self.headers) as answer:
+                    try:
+                        said = await answer.json(content_type=None)
+                    except ValueError:
+                        said = None
+                    return answer.status, said
+            except aiohttp.ClientConnectionError as error:
                 self.run.errors[type(error).__name__] += 1
         return None
 
@@ -569,26 +570,29 @@ class Player:
         if self.socket is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.socket.close(), timeout=2.0)
-        await self.client.aclose()
+        await self.client.close()
 
 
 # --- one run ------------------------------------------------------------------------------------------------
 
 
-async def setup(run: Run, tables: int, players: int) -> list[Player]:
-    """The tables, and their players each seated from his own client (which has no cookies yet), one request
-    after another (SQLite's writers only slow each other down); then every player reads the table and opens
-    its socket, many at once."""
+async def setup(run: Run, servers: list[Server], tables: int, players: int) -> list[Player]:
+    """The tables, each on one of the servers in turn, and their players each seated from his own client
+    (which has no cookies yet), one request after another (SQLite's writers only slow each other down); then
+    every player reads the table and opens its socket, many at once."""
     seated = []
-    async with httpx.AsyncClient(base_url=run.base, timeout=30.0, verify=_TLS) as lobby:
-        for _ in range(tables):
-            made = await lobby.post("/api/tables", json={"ruleset": RULESET})
+    for number in range(tables):
+        base = servers[number % len(servers)].base
+        async with (
+            aiohttp.ClientSession(base_url=base, timeout=aiohttp.ClientTimeout(total=30.0)) as lobby,
+            lobby.post("/api/tables", json={"ruleset": RULESET}) as made,
+        ):
             made.raise_for_status()
-            table = Table(made.json()["id"], players)
-            for index in range(1, players + 1):
-                player = Player(run, table, f"P{index}", index)
-                await player.sit()
-                seated.append(player)
+            table = Table((await made.json())["id"], players, base)
+        for index in range(1, players + 1):
+            player = Player(run, table, f"P{index}", index)
+            await player.sit()
+            seated.append(player)
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
     async def follow(player: Player) -> None:
@@ -613,20 +617,22 @@ class Window:
     machine_cpu: dict[str, float] = field(default_factory=dict)
     lag: list[float] = field(default_factory=list)
 
-    async def watch(self, server: Server, tables: dict[int, Table]) -> None:
+    async def watch(self, servers: list[Server], tables: dict[int, Table]) -> None:
         """Take the figures at the window's start, wait for its end, and take them again."""
         lags = asyncio.create_task(_lag(self.end))
         seen = {game: table.seen for game, table in tables.items()}
-        server_cpu, client_cpu, machine = server.cpu(), time.process_time(), machine_cpu()
+        server_cpu = sum(server.cpu() for server in servers)
+        client_cpu, machine = time.process_time(), machine_cpu()
         await asyncio.sleep(max(0.0, self.end - time.perf_counter()))
-        self.server_cpu, self.client_cpu = server.cpu() - server_cpu, time.process_time() - client_cpu
+        self.server_cpu = sum(server.cpu() for server in servers) - server_cpu
+        self.client_cpu = time.process_time() - client_cpu
         self.machine_cpu = {kind: spent - machine[kind] for kind, spent in machine_cpu().items()}
         self.seen = {game: table.seen - seen[game] for game, table in tables.items()}
         self.lag = await lags
 
 
 async def measure(
-    server: Server,
+    servers: list[Server],
     *,
     tables: int,
     players: int,
@@ -637,9 +643,9 @@ async def measure(
 ) -> dict[str, Any]:
     """Set up the tables, play for ``warmup`` then ``seconds``, and return the window's figures."""
     load = round(os.getloadavg()[0], 2)
-    run = Run(server.base, server.base.replace("http://", "ws://", 1), think)
+    run = Run(think)
     began = time.perf_counter()
-    seated = await setup(run, tables, players)
+    seated = await setup(run, servers, tables, players)
     setup_seconds = time.perf_counter() - began
     # The clients' collector is off while they play (their garbage is refcounted, a run is short): its pauses
     # (a hundred milliseconds and more for a full collection) would be counted as the server's latency.
@@ -660,7 +666,7 @@ async def measure(
         window = Window(time.perf_counter(), time.perf_counter() + seconds)
         run.stop = window.end
         opened()
-        await window.watch(server, by_table)
+        await window.watch(servers, by_table)
         _, late = await asyncio.wait(playing, timeout=DRAIN + 35.0)  # an answer may take its whole timeout
         for task in late:
             task.cancel()
@@ -761,18 +767,23 @@ async def database_runs(
     results = []
     for think in options.think:
         before = await asyncio.to_thread(baseline, db, options.baseline_seconds)
-        with Server(db, folder, options.switch_interval) as server:
-            await server.ready()
+        with contextlib.ExitStack() as running:
+            servers = [
+                running.enter_context(Server(db, folder, options.switch_interval))
+                for _ in range(options.servers)
+            ]
+            for server in servers:
+                await server.ready()
             profilers: list[subprocess.Popen[bytes]] = []
             try:
                 figures = await measure(
-                    server,
+                    servers,
                     tables=options.tables,
                     players=options.players,
                     think=think,
                     warmup=options.warmup,
                     seconds=options.seconds,
-                    opened=partial(_py_spy, profilers, options, server, f"{name}-{think:g}"),
+                    opened=partial(_py_spy, profilers, options, servers[0], f"{name}-{think:g}"),
                 )
             finally:
                 for profiler in profilers:
@@ -781,11 +792,13 @@ async def database_runs(
                     if profiler.poll() is None:
                         profiler.kill()
                         profiler.wait()
-        figures["server_gc"] = server.collected(*figures.pop("_window"))
+        window = figures.pop("_window")
+        figures["server_gc"] = _merged([server.collected(*window) for server in servers])
         after = await asyncio.to_thread(baseline, db, options.baseline_seconds)
         rate = (before + after) / 2
         figures.update(
             database=name,
+            servers=options.servers,
             switch_interval_s=options.switch_interval,
             baseline_appends_per_s=round(rate, 1),
             baseline_before_after=[round(before, 1), round(after, 1)],
@@ -795,6 +808,21 @@ async def database_runs(
         print(_line(figures), file=sys.stderr)
         results.append(figures)
     return results
+
+
+def _merged(collected: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The garbage collections of every server together."""
+    if any(one is None for one in collected):
+        return None
+    counts: Counter[str] = Counter()
+    for one in collected:
+        assert one is not None
+        counts.update({str(gen): n for gen, n in one["count"].items()})
+    return {
+        "count": dict(sorted(counts.items())),
+        "seconds": round(sum(one["seconds"] for one in collected if one is not None), 3),
+        "longest_ms": max(one["longest_ms"] for one in collected if one is not None),
+    }
 
 
 def _py_spy(
@@ -838,6 +866,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="server processes on the one record, each serving its share of the tables (as behind a proxy "
+        "that sends each table to one server)",
+    )
     parser.add_argument("--players", type=int, default=5, help="players per table (2 to 12)")
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument(
@@ -869,6 +904,8 @@ def main() -> None:
     client_collections()
     if not 2 <= options.players <= 12:
         parser.error("--players: expected 2 to 12")
+    if not 1 <= options.servers <= 8:
+        parser.error("--servers: expected 1 to 8")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # two sockets a player, on each side
     resource.setrlimit(
         resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * options.tables * options.players + 256)), hard)

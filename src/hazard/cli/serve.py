@@ -42,9 +42,7 @@ def serve(
     per_second = whole_number(rate, what="--rate", low=1, high=1_000_000)
     _check_host(host)
     try:
-        import uvicorn
-
-        from hazard.web import Limits, WebConfig, create_app
+        from hazard.web import Limits, WebConfig, create_app, run_server
     except ImportError as error:
         raise InvalidError(
             f"hazard serve needs the web extra ({error.name} is missing): pip install 'hazard[web]'"
@@ -56,14 +54,7 @@ def serve(
     application = create_app(WebConfig(db=db, limits=limits))  # a bad --db is refused here, before listening
     shown = f"[{host}]" if ":" in host else host
     console().print(f"hazard serves the web table at http://{shown}:{number}/ (Ctrl-C stops it)")
-    uvicorn.run(
-        application,
-        host=host,
-        port=number,
-        log_level="warning",
-        ws_max_size=65_536,
-        timeout_graceful_shutdown=3,
-    )
+    run_server(application, host=host, port=number)
 
 
 def _check_host(host: str) -> None:

@@ -240,7 +240,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{game}", summary="A table's state", responses=_REFUSALS)
     async def table_state(game: Annotated[int, _GAME]) -> dict[str, Any]:
-        return (await hub.table(game)).state()
+        async with hub.locked(game) as live:
+            return live.state()
 
     @app.get("/api/tables/{game}/record", summary="The table's whole record, as hazard record export writes")
     async def table_record(game: Annotated[int, _GAME]) -> dict[str, Any]:
@@ -417,25 +418,26 @@ async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None
     The client says nothing; a client that drops reconnects with the last entry number it saw.
     """
     try:
-        live = await hub.table(game)
+        # Under the table's lock: the first update and the queue start at one committed entry, so nothing
+        # written meanwhile is either missed or sent twice.
+        async with hub.locked(game) as live:
+            queue = hub.subscribe(live)
+            first = live.since(since).text
     except HazardError as error:
         await websocket.close(code=4404 if isinstance(error, NoSuchTable) else 4422, reason=str(error)[:120])
         return
-    await websocket.accept()
-    queue = hub.subscribe(live)
-    # The client sends nothing, but its going away must end this at once, not at the table's next update.
-    gone = asyncio.create_task(_closed(websocket))
     try:
-        await websocket.send_text(live.since(since).text)
-        while True:
-            coming = asyncio.create_task(queue.get())
-            await asyncio.wait({coming, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if gone.done():
-                coming.cancel()
-                break
-            update = coming.result()
-            if update is None:  # the server is stopping
-                break
+        await websocket.accept()
+    except BaseException:
+        hub.unsubscribe(live, queue)
+        raise
+    # The client sends nothing, but its going away must end this at once, not at the table's next update:
+    # its reader then hands the queue the same None as a server that stops (one wait per update, no task).
+    gone = asyncio.create_task(_closed(websocket))
+    gone.add_done_callback(lambda _: hub.hang_up(queue))
+    try:
+        await websocket.send_text(first)
+        while (update := await queue.get()) is not None:
             await websocket.send_text(update.text)
     except (WebSocketDisconnect, RuntimeError):
         pass

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import json
 import re
 import secrets
 from collections import OrderedDict, deque
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -53,6 +51,7 @@ from hazard.table import (
     MoneyStyle,
     PassDice,
     Recorded,
+    RecordUnavailable,
     Roll,
     Session,
     SetSeed,
@@ -70,6 +69,7 @@ from hazard.table import (
     parse_money,
     table_json,
 )
+from hazard.web.writers import Uncommitted, Writer
 
 __all__ = [
     "KEPT",
@@ -180,6 +180,9 @@ class LiveTable:
     """The events, by entry, of the latest actions: what an action sent again is answered with."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
     closed: bool = False
+    dropped: bool = False
+    """Set when a write of it was lost with its batch: the session is ahead of the record, so the hub has
+    let it go (the table is loaded again when next needed)."""
 
     @property
     def game(self) -> int:
@@ -244,8 +247,7 @@ class Hub:
         """Tables a notification says are behind: looked at at once, the others at the next poll."""
         self._watcher: asyncio.Task[None] | None = None
         self._watch_stop: Callable[[], None] | None = None
-        one = store.url.startswith("sqlite")
-        self._writers = ThreadPoolExecutor(max_workers=1 if one else 6, thread_name_prefix="hazard-write")
+        self._writer = Writer(store)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life -------------------------------------------------------------------------------------------
@@ -265,8 +267,8 @@ class Hub:
                 await self._watcher
         for live in self._tables.values():
             for queue in list(live.listeners):
-                _offer(queue, None)
-        self._writers.shutdown(wait=True)
+                self.hang_up(queue)
+        await asyncio.to_thread(self._writer.stop)
 
     def _woken(self, game: int, seq: int) -> None:
         loop = self._loop
@@ -324,6 +326,27 @@ class Hub:
                 live = await asyncio.to_thread(self._load, game)
                 self._tables[game] = live
         return live
+
+    @contextlib.asynccontextmanager
+    async def locked(self, game: int) -> AsyncIterator[LiveTable]:
+        """Table ``game`` under its lock, for reading it or acting on it: no write of it is under way, so
+        what it shows is committed, and nothing moves it on until the block ends."""
+        for _ in range(_TRIES):
+            live = await self.table(game)
+            async with live.lock:
+                if not live.dropped:
+                    yield live
+                    return
+        raise RecordUnavailable(f"table {game} could not be read from the record: try again")
+
+    def _drop(self, live: LiveTable) -> None:
+        """Let go of a table whose session is ahead of the record (its batch did not commit): its followers
+        reconnect, and whoever needs it next loads it from the record."""
+        live.dropped = True
+        if self._tables.get(live.game) is live:
+            del self._tables[live.game]
+        for queue in list(live.listeners):
+            self.hang_up(queue)
 
     def _load(self, game: int) -> LiveTable:
         if game not in self.store.heads([game]):
@@ -428,8 +451,7 @@ class Hub:
         *,
         key: str | None = None,
     ) -> tuple[int, list[str]]:
-        live = await self.table(game)
-        async with live.lock:
+        async with self.locked(game) as live:
             for _ in range(_TRIES):
                 if client is not None and client in live.requests:
                     return await self._answer(live, live.requests[client])
@@ -442,6 +464,9 @@ class Hub:
                 except StaleError:  # another server wrote first: the session has caught up; try again
                     await self._caught_up(live, live.session.missed[:])
                     continue
+                except Uncommitted:
+                    self._drop(live)
+                    raise
                 except HazardError:
                     # Refused by this server's table: if another server has moved the table on, the refusal
                     # may be stale (or the action a resend, already made there): catch up and look again.
@@ -498,17 +523,15 @@ class Hub:
         """Close the table: only its host may."""
         if by is None or not by.is_host:
             raise ActorError(f"illegal close of table {game}: only its host closes a table")
-        live = await self.table(game)
-        async with live.lock:
+        async with self.locked(game) as live:
             await self._write(self.store.close_game, game)
             live.closed = True
             self._told(live, [])
 
     async def _write(self, work: Callable[..., _T], *args: object) -> _T:
-        """Run ``work`` (which writes to the record) on the writers' threads: one for an SQLite record, whose
-        writers take one lock in turn anyway (so none waits on the lock, or times out on it, under load);
-        several for PostgreSQL, where tables are written side by side."""
-        return await asyncio.get_running_loop().run_in_executor(self._writers, functools.partial(work, *args))
+        """Run ``work`` (which writes to the record) on the writer, committed with whatever else is waiting
+        (see :mod:`hazard.web.writers`)."""
+        return await self._writer.run(work, *args)
 
     # --- telling --------------------------------------------------------------------------------------------
 
@@ -519,6 +542,12 @@ class Hub:
 
     def unsubscribe(self, live: LiveTable, queue: asyncio.Queue[Update | None]) -> None:
         live.listeners.discard(queue)
+
+    @staticmethod
+    def hang_up(queue: asyncio.Queue[Update | None]) -> None:
+        """End a follower's wait: what it has not taken is dropped, and it is handed None, as at a stop."""
+        _drain(queue)
+        _offer(queue, None)
 
     def _told(self, live: LiveTable, done: list[Recorded]) -> None:
         """Keep what was written, tell every follower of the table here, and wake the other servers."""
@@ -552,9 +581,11 @@ class Hub:
             except InvalidError:
                 continue  # the record is unreachable for now: look again at the next tick
             for game, head in heads.items():
-                live = self._tables[game]
-                if head > live.seq and not live.lock.locked():
+                live = self._tables.get(game)
+                if live is not None and head > live.seq and not live.lock.locked():
                     async with live.lock:
+                        if live.dropped:
+                            continue
                         try:
                             caught = await asyncio.to_thread(live.session.catch_up)
                         except InvalidError:

@@ -134,9 +134,9 @@ class Pages:
     # --- a table ----------------------------------------------------------------------------------------
 
     async def table(self, game: int, viewer: Viewer, *, mode: str) -> str:
-        live = await self.hub.table(game)
-        async with live.lock:
+        async with self.hub.locked(game) as live:
             view = self._view(live, viewer, mode)
+            seq = live.seq
         title = f"{live.session.info.label} · Hazard"
         links = (
             f'<nav class="muted"><a href="/">lobby</a> · <a href="/tables/{game}">table</a> · '
@@ -150,12 +150,11 @@ class Pages:
             f'{links}<main id="table" class="{_e(mode)}">{view}</main>'
             '<p class="message" id="message" role="alert" aria-live="assertive"></p>'
         )
-        data = {"page": "table", "game": game, "mode": mode, "seq": live.seq}
+        data = {"page": "table", "game": game, "mode": mode, "seq": seq}
         return _page(title, body, data=data)
 
     async def view(self, game: int, viewer: Viewer, *, mode: str) -> str:
-        live = await self.hub.table(game)
-        async with live.lock:
+        async with self.hub.locked(game) as live:
             return self._view(live, viewer, mode)
 
     def _view(self, live: LiveTable, viewer: Viewer, mode: str) -> str:
