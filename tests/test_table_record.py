@@ -1040,3 +1040,107 @@ def test_a_busy_or_lost_database_is_unavailable_not_malformed(db: Path) -> None:
     with pytest.raises(InvalidError) as caught:
         store.append(game, ANN, Sit("Ann", Fraction(5)))
     assert not isinstance(caught.value, RecordUnavailable)  # a record missing a table is not one for now
+
+
+# --- group commit: GameStore.batch -------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request: pytest.FixtureRequest, db: Path) -> str:
+    """A record to write to: an SQLite file, and PostgreSQL where the suite is given one."""
+    if request.param == "sqlite":
+        return str(db)
+    url = os.environ.get("HAZARD_TEST_DATABASE_URL")
+    if url is None:
+        pytest.skip("set HAZARD_TEST_DATABASE_URL to a PostgreSQL database to run this on it")
+    return url
+
+
+def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(any_url: str) -> None:
+    writer, reader = GameStore.open(any_url), GameStore.open(any_url)
+    try:
+        games = [new_game(writer) for _ in range(3)]
+        with writer.batch():
+            for number, game in enumerate(games):
+                writer.append(game, ANN, Sit("Ann", Fraction(5)), seq=1, request=f"r{number}")
+                writer.append(game, BEN, Sit("Ben", Fraction(5)), seq=2)
+            with writer.batch():  # a batch inside a batch is the same batch
+                writer.close_game(games[0])
+            assert reader.heads(games) == dict.fromkeys(games, 0)
+            assert reader.closed() & set(games) == set()
+        assert reader.heads(games) == dict.fromkeys(games, 2)
+        assert reader.requests(games[2]) == {"r2": 1}
+        assert games[0] in reader.closed()
+        assert [e.item for e in reader.load(games[1]).entries] == [
+            Sit("Ann", Fraction(5)),
+            Sit("Ben", Fraction(5)),
+        ]
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_a_stale_append_in_a_batch_is_refused_alone(any_url: str) -> None:
+    store = GameStore.open(any_url)
+    try:
+        first, second = new_game(store), new_game(store)
+        with store.batch():
+            store.append(first, ANN, Sit("Ann", Fraction(5)), seq=1)
+            with pytest.raises(StaleError):  # checked before anything is written: the batch goes on
+                store.append(second, ANN, Sit("Ann", Fraction(5)), seq=2)
+            store.append(second, BEN, Sit("Ben", Fraction(5)), seq=1)
+        assert store.heads([first, second]) == {first: 1, second: 1}
+        assert [e.item for e in store.load(second).entries] == [Sit("Ben", Fraction(5))]
+    finally:
+        store.close()
+
+
+def test_a_database_error_in_a_batch_writes_none_of_it(any_url: str) -> None:
+    """A client number already taken fails in the database after part of its append: nothing of the batch,
+    before or after it, may be committed."""
+    store = GameStore.open(any_url)
+    try:
+        game, other = new_game(store), new_game(store)
+        store.append(game, ANN, Sit("Ann", Fraction(5)), seq=1, request="taken")
+
+        def spoiled() -> None:
+            with store.batch():
+                store.append(other, ANN, Sit("Ann", Fraction(5)), seq=1)
+                with pytest.raises(StaleError):
+                    store.append(game, BEN, Sit("Ben", Fraction(5)), seq=2, request="taken")
+                with pytest.raises(InvalidError, match="cannot write to the game record"):
+                    store.append(other, BEN, Sit("Ben", Fraction(5)), seq=2)  # the batch is spoiled
+
+        with pytest.raises(InvalidError, match="cannot write to the game record") as caught:
+            spoiled()
+        assert "\n" not in str(caught.value)
+        assert store.heads([game, other]) == {game: 1, other: 0}
+        assert store.requests(game) == {"taken": 1}
+        # and the store writes on afterwards, in a batch or not
+        store.append(other, ANN, Sit("Ann", Fraction(5)), seq=1)
+        with store.batch():
+            store.append(other, BEN, Sit("Ben", Fraction(5)), seq=2)
+        assert store.heads([other]) == {other: 2}
+    finally:
+        store.close()
+
+
+def test_an_error_of_the_callers_in_a_batch_rolls_it_back(store: GameStore) -> None:
+    game = new_game(store)
+
+    def failing() -> None:
+        with store.batch():
+            store.append(game, ANN, Sit("Ann", Fraction(5)), seq=1)
+            raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        failing()
+    assert store.heads([game]) == {game: 0}
+
+
+def test_a_reader_cannot_batch(store: GameStore, db: Path) -> None:
+    new_game(store)
+    reader = GameStore.open(str(db), access=Access.READ)
+    with pytest.raises(InvalidError, match="opened for reading"), reader.batch():
+        pass
+    reader.close()

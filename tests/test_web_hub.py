@@ -7,6 +7,7 @@ the record orders what both write, and each learns of the other's entries by wat
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -22,6 +23,7 @@ from hazard.table import (
     Holder,
     IllegalError,
     InvalidError,
+    RecordUnavailable,
     table_paytable,
 )
 from hazard.web import Hub, TableSpec, Update
@@ -221,5 +223,40 @@ def test_a_token_is_kept_only_as_its_digest(tmp_path: Path) -> None:
         assert host.encode() not in data
         assert token_digest(host).encode() in data
         assert live.game == 1
+
+    run(test)
+
+
+def test_an_action_whose_batch_does_not_commit_is_lost_whole_and_its_table_read_again(tmp_path: Path) -> None:
+    """The database fails after part of an action's write (a trigger stands for a full disk): nothing of it
+    is in the record, the sender is told to send it again, nobody is told it happened, and the table that
+    had moved on in memory is let go and read again from the record."""
+    db = tmp_path / "g.db"
+
+    async def test() -> None:
+        hub = await started(str(db))
+        live, _ = await hub.create(SPEC)
+        game = live.game
+        people = await seated(hub, game, "Ann", "Bob")
+        follower = hub.subscribe(live)
+        head, before = live.seq, live.state()
+        with sqlite3.connect(db) as connection:
+            connection.execute(
+                f"CREATE TRIGGER lost BEFORE INSERT ON hazard_entries WHEN NEW.seq = {head + 1} "
+                "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+            )
+        with pytest.raises(RecordUnavailable, match=r"the disk is full.*send it again"):
+            await hub.act(game, "stake 1", by=people["Bob"], client="b-1")
+        assert await asyncio.wait_for(follower.get(), 5) is None  # hung up: it reconnects and reads again
+        again = await hub.table(game)
+        assert again is not live
+        assert again.state() == before
+        with sqlite3.connect(db) as connection:
+            connection.execute("DROP TRIGGER lost")
+        seq, events = await hub.act(game, "stake 1", by=people["Bob"], client="b-1")
+        assert seq == head + 1
+        assert events == ["Bob stakes 1 against Ann"]
+        await hub.stop()
+        assert GameStore.open(str(db)).heads([game]) == {game: head + 1}
 
     run(test)
