@@ -3,7 +3,8 @@
 Every entry is written, and committed, before the table moves on, so a game stopped at any moment (even by
 ``kill -9``) resumes exactly. Nothing is ever updated or deleted (see :mod:`hazard.table.game` for
 corrections and the replay); only the game's head (how many entries it holds, and the last one's digest)
-moves on with each entry, in the same transaction.
+moves on with each entry, in the same transaction. (A server may commit the writes of many tables together,
+in one :meth:`GameStore.batch`; it tells nobody of them until the batch has committed.)
 
 - **One writer order.** An append names the entry number it expects; the head is moved on only from that
   entry's predecessor (a compare-and-set in the writing transaction), so of two sessions writing from the same
@@ -318,7 +319,8 @@ class StaleError(IllegalError):
 
 
 class GameStore:
-    """Games in a database. Open with :meth:`open`; every write is committed before it returns."""
+    """Games in a database. Open with :meth:`open`; every write is committed before it returns (or, inside a
+    :meth:`batch`, when the batch ends)."""
 
     def __init__(self, engine: sa.Engine, url: str, layout: _Layout, access: Access) -> None:
         self._engine = engine
@@ -757,13 +759,14 @@ class GameStore:
         """Join every write this thread makes inside the block into one transaction, committed as it ends.
 
         This is group commit: a server with many tables commits the actions that arrived together once,
-        rather than once each (a commit, with its sync to disk, costs more than the rest of an append). Each
-        write keeps its own all-or-nothing within the batch (a savepoint): one refused as stale, or failing
-        on a taken number, undoes only itself. Nothing written inside the block is durable, or seen by other
-        connections, until the block ends without an error; if the commit fails, nothing of the block is
-        written, and the error (a :class:`RecordUnavailable` for the database's state) is raised here, so a
-        caller must not tell anyone of a write made inside the block before it ends. A batch inside a batch
-        is the same batch.
+        rather than once each (a commit, with its sync to disk, costs more than the rest of an append). A
+        write the record refuses (a stale append, a game that is not there) is refused before it writes
+        anything, so the batch goes on without it. A database error in a write (which may come after part of
+        it) fails the whole batch. Nothing written inside the block is durable, or seen by other
+        connections, until the block ends without an error; if it ends with one, or the commit fails,
+        nothing of the block is written, and a database's failure is raised here as one clear error (a
+        :class:`RecordUnavailable` for the database's state), so a caller must not tell anyone of a write
+        made inside the block before it ends. A batch inside a batch is the same batch.
         """
         from sqlalchemy.exc import SQLAlchemyError
 
