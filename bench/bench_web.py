@@ -1,11 +1,12 @@
 """The web table under load: durable actions per second, and how soon every player at the table sees each one.
 
-The benchmark starts the server itself, on loopback (``uvicorn`` running :func:`hazard.web.create_app` in a
-child process, its request limits raised out of the way), over an SQLite file in a temporary folder and,
+The benchmark starts the server itself, on loopback (:func:`hazard.web.run_server`, as ``hazard serve`` runs
+it, in a child process, its request limits raised out of the way; ``--servers N``: N processes on the one
+record, each table on one of them), over an SQLite file in a temporary folder and,
 given ``--postgres URL`` (or ``HAZARD_TEST_DATABASE_URL``), over PostgreSQL too. It sets up ``--tables``
 tables (ruleset ``wikipedia``: the bank arrangement, setters staking against the caster before the round) of
-``--players`` players each. Every player is a client of its own: an ``httpx.AsyncClient`` on one keep-alive
-connection for its actions, and a ``websockets`` connection following its table's live socket. Each player
+``--players`` players each. Every player is a client of its own: an ``aiohttp`` session with one keep-alive
+connection for its actions, and a socket following its table's live updates. Each player
 acts on what its socket shows, as a page would: a setter stakes 1 once a round is open; the caster waits for
 the setters' stakes (at most ``STAKE_WAIT`` seconds), calls 7, and throws until the round ends; the dice pass
 as the rules say. After each action a player waits until its own socket has shown that action before it
@@ -29,8 +30,7 @@ against the mean of the two: a disk's commit rate drifts): one writer in this pr
 through ``GameStore.append`` (a stake's entry with its client number: the rows the web table writes for one
 action), each entry one committed transaction, for ``--baseline-seconds``. It is the record's own rate of
 durable writes, without the web layer, the rules, the sockets or any concurrency: what one action costs the
-database at the least. For reference, the same with as many writers at once as the server has threads for
-its writes (asyncio's default executor), once per database.
+database at the least. For reference, the same with several writers at once, once per database.
 
 Run ``.venv/bin/python bench/bench_web.py`` (SQLite), or ``.ci/run .venv/bin/python bench/bench_web.py`` for
 PostgreSQL as well (``--no-sqlite``: PostgreSQL alone). ``--json PATH`` writes the figures. ``--py-spy
