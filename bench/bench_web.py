@@ -253,7 +253,7 @@ def _free_port() -> int:
 
 
 WORKERS = min(32, (os.cpu_count() or 1) + 4)
-"""The threads of asyncio's default executor, which runs the hub's writes: the server's writers at once."""
+"""Writers at once for the reference figure: as many as asyncio's default executor has threads."""
 
 
 def baseline(db: str, seconds: float, writers: int = 1) -> float:
