@@ -8,8 +8,9 @@ STAMP := $(VENV)/.installed
 
 # One install serves both: hazard with its PostgreSQL driver (the record tests run against a server when
 # HAZARD_TEST_DATABASE_URL names one; .ci/run starts one) and the dev tools. The version is read from
-# src/hazard/__init__.py into the installed metadata, so a change there reinstalls too.
-$(STAMP): pyproject.toml src/hazard/__init__.py
+# src/hazard/__init__.py into the installed metadata, so a change there reinstalls too; the install compiles
+# the simulator's C kernels into src/hazard/sim (setup.py), so a change to them rebuilds them.
+$(STAMP): pyproject.toml setup.py src/hazard/__init__.py src/hazard/sim/native.c src/hazard/sim/_module.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 	$(BIN)/python -m pip install --quiet --editable '.[postgres,web]' --group dev
@@ -21,8 +22,8 @@ run: $(STAMP)
 test: lint typecheck layers unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
+	$(BIN)/ruff format --check src tests bench setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src

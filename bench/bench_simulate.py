@@ -4,9 +4,8 @@ All three are measured in one run, on the same machine, on the same workload: th
 ``craps`` ruleset: come-out 7 or 11 wins, 2, 3 or 12 loses, else the point before a 7), one unit flat.
 
 - hazard: the whole ``hazard simulate -r craps --rounds N --format json`` process, start-up included, timed
-  from outside; its throws are the ``throws`` field of its JSON. The compiled kernels are cached on disk by
-  the first run after an install; that first ("cold") run is timed apart, in a fresh cache folder. Timed
-  with the C kernels (the default) and, for reference, with ``HAZARD_SIM_BACKEND=numba``.
+  from outside; its throws are the ``throws`` field of its JSON. The C kernels are compiled at install, so
+  there is no first-run build: the first run is still timed apart (cold file caches), as before.
   The package is byte-compiled first, as pip does when it installs one: an editable install under
   ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile hazard's sources on every start.
 - NumPy: one process drawing integers in [0, 36) with ``Generator.integers`` (PCG64), a million at a time.
@@ -88,20 +87,15 @@ def hazard_run(rounds: int, env: dict[str, str]) -> tuple[float, int]:
     return seconds, int(json.loads(result.stdout)["throws"])
 
 
-def hazard_runs(rounds: int, repeat: int, backend: str) -> tuple[float, int, list[tuple[float, int]]]:
-    """A cold run of ``hazard simulate`` with ``backend``'s kernels (fresh caches: they are built or
-    compiled), then ``repeat`` warm ones: the cold seconds and throws, and each warm run's."""
+def hazard_runs(rounds: int, repeat: int) -> tuple[float, int, list[tuple[float, int]]]:
+    """A first run of ``hazard simulate``, then ``repeat`` more: the first's seconds and throws, and each
+    later run's (in an empty cache folder: the runs must write nothing there)."""
     cache = Path(tempfile.mkdtemp(prefix="hazard-bench-cache-"))
-    # XDG_CACHE_HOME: where platformdirs puts hazard's C library (on Linux); NUMBA_CACHE_DIR: Numba's cache.
-    env = {
-        **os.environ,
-        "HAZARD_SIM_BACKEND": backend,
-        "NUMBA_CACHE_DIR": str(cache / "numba"),
-        "XDG_CACHE_HOME": str(cache),
-    }
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     try:
         cold_seconds, cold_throws = hazard_run(rounds, env)
         warm = [hazard_run(rounds, env) for _ in range(repeat)]
+        assert not any(cache.iterdir()), "hazard simulate wrote to the cache folder"
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return cold_seconds, cold_throws, warm
@@ -129,15 +123,11 @@ def main() -> None:
     args = parser.parse_args()
 
     compileall.compile_dir(PACKAGE, quiet=1)
-    runs = {backend: hazard_runs(args.rounds, args.repeat, backend) for backend in ("native", "numba")}
-    cold_seconds, cold_throws, warm = runs["native"]
+    cold_seconds, cold_throws, warm = hazard_runs(args.rounds, args.repeat)
     seconds = statistics.median(s for s, _ in warm)
     throws = warm[0][1]
     assert all(t == throws for _, t in warm), "the same seed must give the same throws"
     hazard = throws / seconds
-    numba_cold, _, numba_warm = runs["numba"]
-    numba_seconds = statistics.median(s for s, _ in numba_warm)
-    assert all(t == throws for _, t in numba_warm), "both backends must give the same throws"
     numpy64 = numpy_rate(args.numpy_draws, np.int64)
     numpy8 = numpy_rate(args.numpy_draws, np.uint8)
     numpy_whole = numpy_process(throws)
@@ -151,10 +141,6 @@ def main() -> None:
         "hazard_seconds_cold": cold_seconds,
         "hazard_throws_per_second": hazard,
         "hazard_throws_per_second_cold": cold_throws / cold_seconds,
-        "hazard_numba_seconds_warm_median": numba_seconds,
-        "hazard_numba_seconds_warm_all": [s for s, _ in numba_warm],
-        "hazard_numba_seconds_cold": numba_cold,
-        "hazard_numba_throws_per_second": throws / numba_seconds,
         "numpy_int64_draws_per_second": numpy64,
         "numpy_uint8_draws_per_second": numpy8,
         "numpy_whole_process_draws_per_second": numpy_whole,
@@ -167,9 +153,7 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     print(
         f"\nhazard simulate, {args.rounds:,} craps rounds, whole process: {hazard / 1e6:,.1f} M throws/s "
-        f"({throws:,} throws in {seconds:.3f} s; first run, compiling: {cold_seconds:.2f} s)\n"
-        f"  with HAZARD_SIM_BACKEND=numba: {throws / numba_seconds / 1e6:,.1f} M throws/s "
-        f"({numba_seconds:.3f} s; first run, compiling: {numba_cold:.2f} s)\n"
+        f"({throws:,} throws in {seconds:.3f} s; first run: {cold_seconds:.2f} s)\n"
         f"NumPy integers in [0, 36), one process: {numpy64 / 1e6:,.1f} M/s (int64), "
         f"{numpy8 / 1e6:,.1f} M/s (uint8); as a whole process drawing as many: {numpy_whole / 1e6:,.1f} M/s\n"
         f"crapssim, pass line: {craps / 1e3:,.1f} k rolls/s\n"

@@ -1,8 +1,15 @@
-"""The package as installed: its version is written once, in ``src/hazard/__init__.py``."""
+"""The package as built and installed: its version written once (``src/hazard/__init__.py``), and a wheel
+for its platform with the simulator's kernels compiled into it."""
 
 import importlib.metadata
+import os
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
+
+import pytest
 
 import hazard
 
@@ -17,4 +24,42 @@ def test_pyproject_reads_the_version_from_the_package() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in pyproject["project"]
     assert "version" in pyproject["project"]["dynamic"]
-    assert pyproject["tool"]["hatch"]["version"]["path"] == "src/hazard/__init__.py"
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "hazard.__version__"}
+
+
+def test_a_wheel_is_built_for_its_platform_with_the_kernels_and_the_data_files(tmp_path: Path) -> None:
+    env = {**os.environ, "PIP_NO_INDEX": "1"}  # nothing from the network: the venv has the build backend
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=600,
+    )
+    if built.returncode != 0 and "No module named" in built.stderr:
+        pytest.skip(f"no build backend here: {built.stderr.strip()[-200:]}")
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = tmp_path.glob("hazard-*.whl")
+    assert not wheel.name.endswith("-none-any.whl")  # tagged for its platform: it holds compiled code
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.startswith("hazard/sim/_native") and n.endswith((".so", ".pyd")) for n in names)
+    for data in (
+        "hazard/py.typed",
+        "hazard/core/rulesets/data/craps.toml",
+        "hazard/core/rulesets/paytables/even.toml",
+        "hazard/web/static/hazard.js",
+        "hazard/web/static/hazard.css",
+    ):
+        assert data in names, data
+    assert not any(n.startswith(("tests/", "bench/")) for n in names)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import csv
-import gc
 import io
 import json
 import math
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -49,7 +47,7 @@ from hazard.sim import (
     simulate_sessions,
 )
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
-from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run, warm_up
+from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run
 from hazard.sim.stream import MAX_SEED
 
 if TYPE_CHECKING:
@@ -339,13 +337,6 @@ def _sessions_csv(study: SessionStudy) -> str:
     return out.getvalue()
 
 
-def _warm_up(sessions: bool) -> threading.Thread:
-    """Load (or build) the kernels in the background while the exact analysis runs in the foreground."""
-    thread = threading.Thread(target=warm_up, args=(sessions,), daemon=True)
-    thread.start()
-    return thread
-
-
 def _number_option(name: str, help: str, *short: str) -> Any:
     # Numbers are taken as text and read by hazard.cli.app, which bounds them before int() or float().
     return typer.Option(name, *short, metavar="N", help=help)
@@ -465,18 +456,8 @@ def simulate(
     chunk_rounds = DEFAULT_CHUNK_ROUNDS if chunk is None else whole_number(chunk, what="--chunk")
     thread_count = None if workers is None else whole_number(workers, what="--workers")
     check_run(total, chunk_rounds, thread_count)
-    # Loading Numba's kernels (where the C ones cannot be built) makes a few hundred thousand objects that
-    # live as long as the process: collecting while they are made only costs time, and once frozen the
-    # collector does not walk them again at exit (which would otherwise take a quarter of a second).
-    gc.disable()
-    try:
-        warm = _warm_up(config is not None)
-        exact = ExactFigures(found, main_number, chosen if chosen is not None else find_paytable("even"))
-        table = compile_table(found, main_number)
-        warm.join()
-    finally:
-        gc.freeze()
-        gc.enable()
+    exact = ExactFigures(found, main_number, chosen if chosen is not None else find_paytable("even"))
+    table = compile_table(found, main_number)
     if config is not None:
         with _progress(config.sessions, "sessions") as update:
             study = simulate_sessions(

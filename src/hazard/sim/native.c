@@ -1,20 +1,21 @@
 /*
- * The simulator's inner loops in C: the same algorithms as hazard/sim/kernels.py (the Numba kernels),
- * step for step, so that both give bit-identical results on the same seed. One loop goes further than its
- * Numba twin (play_pair, the bulk of hazard_play_lanes): it draws four words a lane at a time and reads a
- * table rearranged for it, but it draws the same words in the same order and takes their digits in the
- * same order, so its logs and carry are the same to the bit (the tests compare them).
+ * The simulator's inner loops in C. The tests hold them, bit for bit, to a plain-Python reference of the
+ * same algorithms (tests/sim_reference.py). One loop goes further than the reference (play_pair, the bulk
+ * of hazard_play_lanes): it draws four words a lane at a time and reads a table rearranged for it, but it
+ * draws the same words in the same order and takes their digits in the same order, so its logs and carry
+ * are the same to the bit.
  *
- * Built on first use by hazard/sim/native.py with the system compiler and loaded with ctypes (whose
- * foreign calls release the GIL, so the worker threads run these loops on every core). Nothing here
- * includes Python or NumPy headers: the library depends on neither, only on the layout of NumPy's
- * bitgen_t (numpy/random/bitgen.h, part of NumPy's public C API), which lets each lane draw its words
- * straight from its PCG64, exactly as Numba's next_uint64 does.
+ * Compiled into the package when it is installed (setup.py, with _module.c around it) and loaded with
+ * ctypes by hazard/sim/native.py, whose foreign calls release the GIL, so the worker threads run these
+ * loops on every core. Nothing here includes Python or NumPy headers: the kernels depend on neither, only
+ * on the layout of NumPy's bitgen_t (numpy/random/bitgen.h, part of NumPy's public C API), which lets each
+ * lane draw its words straight from its PCG64.
  *
- * Floating point: the session kernel must round exactly as the Numba code does, so the build passes
- * -ffp-contract=off (no fused multiply-adds) and never -ffast-math.
+ * Portable C11: no compiler builtin. Floating point: the session kernel must round the same on every
+ * build, so setup.py passes no fused multiply-adds (-ffp-contract=off) and never fast math.
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -38,7 +39,13 @@ typedef struct {
 #define THROW_BUCKETS 64
 #define HAND_BUCKETS 64
 
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
 #define EXPORT __attribute__((visibility("default")))
+#else
+#define EXPORT
+#endif
 
 /* The constants above, for the loader to compare with its own: a stale or mismatched build is refused. */
 EXPORT void hazard_constants(uint64_t *out) {
@@ -417,7 +424,7 @@ EXPORT int64_t hazard_play_sessions(const uint8_t *digits, int64_t n, const uint
         double hand_rounds = 0.0, hand_squares = 0.0, take = 0.0, staked = 0.0;
         for (int64_t r = 0; r < rounds; r++) {
             int64_t active = 0;
-            double low = __builtin_inf();
+            double low = INFINITY;
             for (int64_t p = 0; p < players; p++) {
                 if (!ruined[p]) {
                     active += 1;

@@ -1,134 +1,65 @@
-"""The simulator's kernels in C (``native.c``), compiled on first use and loaded with ctypes.
+"""The simulator's kernels in C (``native.c``), compiled into the package when it is installed, loaded with
+ctypes.
 
-Why: importing Numba and loading its cached kernels costs a whole process about 0.3 s, more than the
-simulation of 50 million rounds itself. The same loops in C, built once by the system compiler into a
-shared library kept in the user's cache folder, load in about a millisecond, and ctypes releases the GIL
-around each call, so the worker threads still use every core.
+setup.py builds ``native.c`` (with ``_module.c``, an empty module around it) as the extension
+``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or checked
+at run time. This module loads that file with ctypes and calls the kernels' C functions directly: they take
+plain arrays and NumPy's ``bitgen_t``, never a Python object, and ctypes releases the GIL around each call,
+so the worker threads run them on every core. Loading takes about a millisecond.
 
-The C kernels are the Numba kernels (:mod:`hazard.sim.kernels`) step for step and draw the same 64-bit
-words from each lane's PCG64 through NumPy's C interface to its bit generators, so results are
-bit-identical; the tests compare the two on the same seeds.
-
-The library is named after the SHA-256 of the C source, the compiler command, the Python version and the
-platform, so an edited source or a new Python gets its own build. It is written under a temporary name and
-moved into place with :func:`os.replace`, so concurrent processes never see half a file; and the SHA-256 of
-the library is appended to it (the dynamic loader ignores trailing bytes) and checked before loading, so a
-truncated or damaged file is rebuilt rather than loaded. :func:`load` raises :class:`NativeUnavailable`
-when there is no compiler or the build fails; :mod:`hazard.sim.backend` then falls back to Numba.
+Every array is checked here before a call (the C code trusts its arguments), and the constants the C code
+was built with are checked against :mod:`hazard.sim.stream` and :mod:`hazard.sim.tables` when it loads.
+The tests hold the kernels, bit for bit, to a plain-Python reference of the same algorithms.
 """
 
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import os
-import shlex
-import subprocess
-import sys
-import tempfile
+import importlib.util
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from hazard.core.errors import InvalidError
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["SOURCE", "NativeKernels", "NativeUnavailable", "cache_dir", "library_path", "load"]
+__all__ = ["EXTENSION", "NativeKernels", "NativeUnavailable", "library_file", "load"]
 
-SOURCE = Path(__file__).with_name("native.c")
-"""The C source of the kernels."""
-
-FLAGS = ("-O3", "-shared", "-fPIC", "-std=c11", "-Wall", "-Wextra", "-ffp-contract=off")
-"""Compiler flags. No ``-march=native``, so that a build runs on any machine of the same kind; and no fused
-multiply-adds (``-ffp-contract=off``), so that the session kernel rounds exactly as the Numba one."""
-
-_DIGEST = 32  # bytes of SHA-256 appended to the library
-_COMPILE_SECONDS = 120
+EXTENSION = "hazard.sim._native"
+"""The extension module the build compiles the kernels into."""
 
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 _VOID = ctypes.c_void_p
 _I64 = ctypes.c_int64
 
 
-class NativeUnavailable(RuntimeError):
-    """The C kernels cannot be built or loaded here (no compiler, a failed build, a foreign platform)."""
+class NativeUnavailable(InvalidError):
+    """The C kernels are not in this installation, or cannot be loaded (a broken or foreign build)."""
 
 
-def compiler() -> list[str]:
-    """The C compiler command: ``$CC`` (which may carry options of its own) or ``cc``."""
-    return shlex.split(os.environ.get("CC") or "cc")
+def library_file() -> Path:
+    """The file of the compiled kernels in this installation."""
+    spec = importlib.util.find_spec(EXTENSION)
+    if spec is None or spec.origin is None or not spec.has_location:
+        raise NativeUnavailable(
+            f"cannot find the simulator's C kernels ({EXTENSION}): this copy of hazard was installed without "
+            "building them; install it again (pip install ., which compiles them with the C compiler)"
+        )
+    return Path(spec.origin)
 
 
-def cache_dir() -> Path:
-    """The per-user folder the built library is kept in (``platformdirs.user_cache_dir("hazard")``)."""
-    import platformdirs  # noqa: PLC0415 - only needed when a study runs
-
-    return Path(platformdirs.user_cache_dir("hazard"))
-
-
-def library_path(folder: Path, source: bytes, command: list[str]) -> Path:
-    """Where the library built from ``source`` with ``command`` is kept in ``folder``."""
-    key = hashlib.sha256()
-    for part in (source, "\0".join([*command, *FLAGS]).encode(), sys.version.encode(), sys.platform.encode()):
-        key.update(hashlib.sha256(part).digest())
-    key.update(os.uname().machine.encode() if hasattr(os, "uname") else b"")
-    tag = sys.implementation.cache_tag or "python"
-    return folder / f"hazard-sim-{tag}-{key.hexdigest()[:32]}.so"
-
-
-def _intact(path: Path) -> bool:
-    """Whether ``path`` is a library written whole: its last 32 bytes are the SHA-256 of the rest."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return False
-    return len(data) > _DIGEST and hashlib.sha256(data[:-_DIGEST]).digest() == data[-_DIGEST:]
-
-
-def _build(source_path: Path, target: Path, command: list[str]) -> None:
-    """Compile to a temporary file beside ``target``, seal it with its digest, move it into place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp.so", dir=target.parent)
-    os.close(fd)
-    temp = Path(temp_name)
-    try:
-        try:
-            result = subprocess.run(
-                [*command, *FLAGS, "-o", str(temp), str(source_path)],
-                capture_output=True,
-                text=True,
-                timeout=_COMPILE_SECONDS,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError) as error:
-            raise NativeUnavailable(f"cannot run the C compiler {command!r}: {error}") from error
-        if result.returncode != 0:
-            raise NativeUnavailable(f"the C compiler failed ({result.returncode}): {result.stderr.strip()}")
-        data = temp.read_bytes()
-        with temp.open("ab") as sealed:
-            sealed.write(hashlib.sha256(data).digest())
-        os.replace(temp, target)  # atomic: another process sees the old file, none, or this one, whole
-    finally:
-        temp.unlink(missing_ok=True)
-
-
-def load(folder: Path | None = None) -> NativeKernels:
-    """The C kernels: the cached library if it is intact, else a fresh build (:class:`NativeUnavailable`
-    if none can be made)."""
-    command = compiler()
-    source = SOURCE.read_bytes()
-    path = library_path(cache_dir() if folder is None else folder, source, command)
-    if not _intact(path):
-        try:
-            _build(SOURCE, path, command)
-        except OSError as error:  # an unwritable cache folder, a full disk
-            raise NativeUnavailable(f"cannot build the C kernels in {path.parent}: {error}") from error
+@cache
+def load() -> NativeKernels:
+    """The C kernels of this installation (loaded once a process)."""
+    path = library_file()
     try:
         library = ctypes.CDLL(str(path))
     except OSError as error:
-        raise NativeUnavailable(f"cannot load the C kernels from {path}: {error}") from error
+        raise NativeUnavailable(f"cannot load the simulator's C kernels from {path}: {error}") from None
     return NativeKernels(library, path)
 
 
@@ -146,7 +77,7 @@ def _bitgen(bits: np.random.BitGenerator) -> int:
 
 
 class NativeKernels:
-    """The C kernels behind the same calls as :mod:`hazard.sim.kernels` (arrays checked before each call)."""
+    """The C kernels behind the calls :class:`~hazard.sim.backend.Kernels` names (arrays checked first)."""
 
     name = "native"
 
@@ -166,7 +97,10 @@ class NativeKernels:
             HAND_BUCKETS,
         ]
         if list(constants) != expected:
-            raise NativeUnavailable(f"the C kernels in {path} disagree with hazard.sim's constants")
+            raise NativeUnavailable(
+                f"the C kernels in {path} were built from another version of hazard (their constants differ "
+                "from hazard.sim's): install it again"
+            )
         self._play_lanes = library.hazard_play_lanes
         self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
         self._play_lanes.restype = None
@@ -210,7 +144,12 @@ class NativeKernels:
         low: npt.NDArray[np.uint64],
         high: npt.NDArray[np.uint64],
     ) -> tuple[int, int]:
-        """As :func:`hazard.sim.kernels.play_lanes`: play both lanes to their targets; the rounds logged."""
+        """Play the two lanes of a block until each has logged its target of rounds; the rounds logged.
+
+        ``bits0`` and ``bits1`` are the lanes' bit generators, whose state moves on; ``carry`` (2 by 4: each
+        lane's state offset, throws in the round, word being used, digits left in it) keeps where each lane
+        stood, so a lane goes on from one call to the next as if never stopped. Each log holds its target +
+        1 entries, each round logged as ``code << 32 | throws``."""
         if carry.shape != (2, 4) or len(log0) <= target0 or len(log1) <= target1 or min(target0, target1) < 0:
             raise ValueError("play_lanes: carry must be (2, 4) and each log hold its target + 1 entries")
         if len(low) != 36 * 36 or len(high) != 36 * 36:
@@ -233,7 +172,7 @@ class NativeKernels:
         return int(logged[0]), int(logged[1])
 
     def extract_digits(self, words: npt.NDArray[np.uint64], out: npt.NDArray[np.uint8]) -> int:
-        """As :func:`hazard.sim.kernels.extract_digits`: the throws of ``words`` into ``out``; how many."""
+        """The throws of ``words`` (11 of each word accepted) into ``out``; how many."""
         if len(out) < DIGITS_PER_WORD * len(words):
             raise ValueError("extract_digits: out must hold 11 throws per word")
         return int(self._extract(_address(words, np.uint64, 1), len(words), _address(out, np.uint8, 1)))
@@ -247,7 +186,9 @@ class NativeKernels:
         hands: npt.NDArray[np.int64],
         carry: npt.NDArray[np.int64],
     ) -> None:
-        """As :func:`hazard.sim.kernels.tally`: add the first ``n`` rounds of ``log`` to the counts."""
+        """Add the first ``n`` rounds of a lane's ``log`` to the counts by outcome code and number of throws,
+        and to the hands (rounds a caster kept the dice) by the dice-passing ``rule``; ``carry`` holds the
+        losing streak and the hand in progress."""
         codes = len(rule)
         if counts.shape != (TALLY_WAYS, codes, THROW_BUCKETS + 2) or hands.shape != (
             TALLY_WAYS,
@@ -279,7 +220,9 @@ class NativeKernels:
         out_ruin: npt.NDArray[np.int64],
         out_stats: npt.NDArray[np.float64],
     ) -> int:
-        """As :func:`hazard.sim.kernels.play_sessions`: the throws used, or -1 if there were too few."""
+        """Play the sessions of a block from its throws, round by round, with bankrolls and stakes
+        (``settings``: rounds, staking, base stake, progression cap, the most a stake can win); the throws
+        used, or -1 if there were too few."""
         sessions, players = out_bank.shape
         if out_ruin.shape != (sessions, players) or out_stats.shape != (sessions, 7):
             raise ValueError("play_sessions: the outputs must be (sessions, players) and (sessions, 7)")
@@ -305,6 +248,3 @@ class NativeKernels:
         if used == -2:
             raise MemoryError("play_sessions: out of memory")
         return used
-
-    def warm_up(self, sessions: bool = False) -> None:
-        """Nothing to do: the library was loaded (or built) when these kernels were made."""

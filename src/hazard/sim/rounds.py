@@ -37,7 +37,6 @@ __all__ = [
     "check_run",
     "compile_table",
     "simulate_rounds",
-    "warm_up",
 ]
 
 DEFAULT_CHUNK_ROUNDS = 1 << 17
@@ -76,11 +75,6 @@ class RoundCounts:
     def throws(self) -> int:
         """Every throw of the dice made in the rounds counted."""
         return int(self.throw_sums.sum())
-
-
-def warm_up(sessions: bool = False) -> None:
-    """Load (or build) the kernels a study needs ahead of time, in a thread while other work goes on."""
-    backend().warm_up(sessions)
 
 
 _local = threading.local()

@@ -1,10 +1,9 @@
-"""The compiled inner loops of the simulator (Numba), and their plain-Python twins.
+"""The simulator's kernels in plain Python: the reference the compiled C kernels are held to, bit for bit.
 
-Kernels take their arrays positionally, as compiled code is called (hence the PLR0917 exceptions).
-
-Each kernel is an ordinary Python function compiled by :func:`numba.njit` on first use and cached on disk,
-so a later process loads it in a fraction of a second. The uncompiled function stays reachable as
-``kernel.py_func``; the tests run both on the same throws and require the same answer.
+The same algorithms as ``src/hazard/sim/native.c``, written plainly (and slowly): the tests run both on the
+same throws and require the same answer. They take their arrays positionally, as the C kernels are called
+(hence the PLR0917 exceptions), and behave as :class:`hazard.sim.backend.Kernels` through
+:class:`ReferenceKernels`.
 
 - :func:`play_lanes` plays the rounds of the two lanes of a block side by side, one throw of each per step,
   without a branch on how a throw ends: each throw appends ``code << 32 | throws`` to its lane's log and
@@ -16,26 +15,15 @@ so a later process loads it in a fraction of a second. The uncompiled function s
 
 from __future__ import annotations
 
-import numba
+from typing import Any
+
 import numpy as np
-from numba.np.random.generator_core import next_uint64
 
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
-from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
+from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, THROW_BIT, THROW_BUCKETS
 
-__all__ = [
-    "HAND_BUCKETS",
-    "TALLY_WAYS",
-    "THROW_BUCKETS",
-    "extract_digits",
-    "pair_tables",
-    "play_lanes",
-    "play_sessions",
-    "tally",
-    "warm_up",
-]
+__all__ = ["ReferenceKernels", "extract_digits", "play_lanes", "play_sessions", "tally"]
 
-# Numba freezes module globals into the compiled code as constants.
 _LIMIT = np.uint64(WORD_LIMIT)
 _M11 = np.uint64(36**DIGITS_PER_WORD)
 _PAIR = np.uint64(36 * 36)
@@ -51,11 +39,7 @@ _ZERO = np.uint64(0)
 _LAST = THROW_BUCKETS - 1
 _LAST_HAND = HAND_BUCKETS - 1
 
-_jit = numba.njit(nogil=True, cache=True, boundscheck=False)
-_inline = numba.njit(inline="always", cache=True, boundscheck=False)
 
-
-@_inline
 def _step(entries, offset, throws, end, digit, log):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     entry = np.uint64(entries[offset + digit])
     offset = entry & _MASK
@@ -67,16 +51,20 @@ def _step(entries, offset, throws, end, digit, log):  # type: ignore[no-untyped-
     return offset, throws, end
 
 
-@_inline
+def _next(bits: Any) -> np.uint64:
+    """The next 64-bit word of a lane's PCG64, as the C kernels draw it (``next_uint64``: for PCG64 its
+    raw output)."""
+    return np.uint64(bits.random_raw())
+
+
 def _word(bits):  # type: ignore[no-untyped-def]
     """The next accepted word of a lane, reduced mod 36^11: 11 uniform base-36 digits."""
-    word = next_uint64(bits)  # type: ignore[no-untyped-call]
+    word = _next(bits)
     while word >= _LIMIT:
-        word = next_uint64(bits)  # type: ignore[no-untyped-call]
+        word = _next(bits)
     return word % _M11
 
 
-@_jit
 def play_one(bits, target, entries, carry, lane, log, align):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Play one lane, a throw at a time, until it has logged ``target`` rounds; return the rounds logged.
 
@@ -106,7 +94,6 @@ def play_one(bits, target, entries, carry, lane, log, align):  # type: ignore[no
     return np.int64(end)
 
 
-@_jit
 def play_lanes(bits0, bits1, target0, target1, entries, carry, log0, log1, low, high):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Play the two lanes of a block until each has logged its target of rounds; return the rounds logged.
 
@@ -157,7 +144,6 @@ def play_lanes(bits0, bits1, target0, target1, entries, carry, log0, log1, low, 
     return e0, e1
 
 
-@_jit
 def extract_digits(words, out):  # type: ignore[no-untyped-def]
     """Write the throws of ``words`` (11 per accepted word) into ``out``; return how many."""
     n = 0
@@ -172,7 +158,6 @@ def extract_digits(words, out):  # type: ignore[no-untyped-def]
     return n
 
 
-@_jit
 def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Add the first ``n`` rounds of a lane's ``log`` to the counts.
 
@@ -185,7 +170,7 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
     rounds. ``hands`` is ``(4, HAND_BUCKETS + 2)``, the same for the rounds
     each caster kept the dice. ``carry`` holds the losing streak and the rounds of the hand in progress.
     """
-    # Unsigned indices throughout: Numba then skips its handling of negative indices.
+    # Unsigned indices throughout, as the C kernel has them.
     after = np.uint64(rule[0])
     streak = np.uint64(carry[0])
     kept = np.uint64(carry[1])
@@ -237,7 +222,6 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
     carry[1] = np.int64(kept)
 
 
-@_jit
 def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     digits, entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats
 ):
@@ -352,28 +336,29 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     return pos
 
 
-def warm_up(sessions: bool = False) -> None:
-    """Compile or load the kernels a study needs, on empty inputs (run it in a thread to overlap start-up)."""
-    entries = np.zeros(36, dtype=np.uint64)
-    words = np.zeros(1, dtype=np.uint64)
-    log = np.zeros(DIGITS_PER_WORD + 1, dtype=np.uint64)
-    low, high = pair_tables()
-    bits = np.random.Generator(np.random.PCG64(0)).bit_generator
-    play_lanes(bits, bits, 0, 0, entries, np.zeros((2, 4), dtype=np.uint64), log, log.copy(), low, high)
-    counts = np.zeros((TALLY_WAYS, 1, THROW_BUCKETS + 2), dtype=np.int64)
-    hands = np.zeros((TALLY_WAYS, HAND_BUCKETS + 2), dtype=np.int64)
-    tally(log, 0, np.zeros(1, dtype=np.int64), counts, hands, np.zeros(2, dtype=np.int64))
-    if sessions:
-        extract_digits(words, np.zeros(DIGITS_PER_WORD, dtype=np.uint8))
-        play_sessions(
-            np.zeros(0, dtype=np.uint8),
-            entries,
-            0,
-            np.zeros(1),
-            np.zeros(1, dtype=np.int64),
-            np.ones(5),
-            np.ones(2),
-            np.zeros((0, 2)),
-            np.zeros((0, 2), dtype=np.int64),
-            np.zeros((0, 7)),
-        )
+class ReferenceKernels:
+    """The functions above behind the calls the simulator makes of its kernels (:class:`Kernels`)."""
+
+    name = "reference"
+
+    @staticmethod
+    def pair_tables() -> tuple[np.ndarray[Any, np.dtype[np.uint64]], np.ndarray[Any, np.dtype[np.uint64]]]:
+        return pair_tables()
+
+    @staticmethod
+    def play_lanes(*args: Any) -> tuple[int, int]:
+        e0, e1 = play_lanes(*args)
+        return int(e0), int(e1)
+
+    @staticmethod
+    def extract_digits(words: Any, out: Any) -> int:
+        return int(extract_digits(words, out))
+
+    @staticmethod
+    def tally(*args: Any) -> None:
+        with np.errstate(over="ignore"):  # the masks wrap round in uint64, as C's unsigned arithmetic does
+            tally(*args)
+
+    @staticmethod
+    def play_sessions(*args: Any) -> int:
+        return int(play_sessions(*args))
