@@ -22,7 +22,7 @@ import numpy as np
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["ReferenceKernels", "extract_digits", "play_lanes", "play_sessions", "tally"]
+__all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "tally"]
 
 _LIMIT = np.uint64(WORD_LIMIT)
 _M11 = np.uint64(36**DIGITS_PER_WORD)
@@ -144,20 +144,6 @@ def play_lanes(bits0, bits1, target0, target1, entries, carry, log0, log1, low, 
     return e0, e1
 
 
-def extract_digits(words, out):  # type: ignore[no-untyped-def]
-    """Write the throws of ``words`` (11 per accepted word) into ``out``; return how many."""
-    n = 0
-    for i in range(words.shape[0]):
-        word = words[i]
-        if word < _LIMIT:
-            x = word % _M11
-            for k in range(DIGITS_PER_WORD):
-                out[n + k] = np.uint8(x % np.uint64(36))
-                x = x // np.uint64(36)
-            n += DIGITS_PER_WORD
-    return n
-
-
 def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Add the first ``n`` rounds of a lane's ``log`` to the counts.
 
@@ -222,10 +208,19 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
     carry[1] = np.int64(kept)
 
 
+def _throws(bits: Any) -> Any:
+    """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first."""
+    while True:
+        x = _word(bits)
+        for _ in range(DIGITS_PER_WORD):
+            yield x % _SIX_SQUARED
+            x = x // _SIX_SQUARED
+
+
 def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
-    digits, entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats
+    bits, entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats
 ):
-    """Play the sessions of a block from its throws; return the throws used, or -1 if there were too few.
+    """Play the sessions of a block, their throws drawn from ``bits`` as needed; return the throws drawn.
 
     ``net`` is the caster's net per unit staked, by outcome code; ``rule`` is as for :func:`tally`.
     ``settings`` is ``[rounds, staking, base stake, progression cap, max net]`` (staking: 0 flat,
@@ -241,7 +236,7 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     max_net = settings[4]
     after = rule[0]
     players = bankrolls.shape[0]
-    n = digits.shape[0]
+    throws_drawn = _throws(bits)
     pos = 0
     for s in range(out_bank.shape[0]):
         bank = bankrolls.copy()
@@ -275,9 +270,7 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
             offset = np.uint64(start)
             code = np.int64(0)
             while code == 0:
-                if pos >= n:
-                    return -1
-                entry = np.uint64(entries[offset + np.uint64(digits[pos])])
+                entry = np.uint64(entries[offset + next(throws_drawn)])
                 pos += 1
                 throws += np.int64((entry >> _THROW) & _ONE)
                 offset = entry & _MASK
@@ -349,10 +342,6 @@ class ReferenceKernels:
     def play_lanes(*args: Any) -> tuple[int, int]:
         e0, e1 = play_lanes(*args)
         return int(e0), int(e1)
-
-    @staticmethod
-    def extract_digits(words: Any, out: Any) -> int:
-        return int(extract_digits(words, out))
 
     @staticmethod
     def tally(*args: Any) -> None:

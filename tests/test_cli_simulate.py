@@ -151,6 +151,9 @@ def test_ctrl_c_prints_what_was_played(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from hazard.cli import simulate as command
+    from hazard.sim import workers
+
+    monkeypatch.setattr(workers, "PROGRESS_INTERVAL", 0.0)  # told after the first block, not 0.1 s in
 
     @contextlib.contextmanager
     def interrupting(total: int, what: str) -> Iterator[Callable[[int], None]]:

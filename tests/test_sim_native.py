@@ -38,7 +38,6 @@ from hazard.sim.stream import (
     BLOCK_ROUNDS,
     BLOCK_SESSIONS,
     ROUND_STREAM,
-    WORD_LIMIT,
     lane_generator,
     pair_tables,
     reference_digits,
@@ -183,25 +182,10 @@ def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
 # --- sessions -----------------------------------------------------------------------------------------------
 
 
-def test_the_digits_equal_the_reference() -> None:
-    words = lane_generator(3, 1, 0, 0).random_raw(2000)
-    words[::97] = np.uint64(2**64 - 1)  # some words to discard
-    outs = []
-    for kernels in (NATIVE, REFERENCE):
-        out = np.zeros(len(words) * 11, dtype=np.uint8)
-        count = kernels.extract_digits(words, out)
-        outs.append(out[:count].tolist())
-    assert outs[0] == outs[1]
-    assert len(outs[0]) == 11 * int((words < WORD_LIMIT).sum())
-
-
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 @pytest.mark.parametrize("staking", [0, 1, 2])
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
     table = compile_table(ruleset)
-    digits = np.zeros(1500 * 11, dtype=np.uint8)
-    words = lane_generator(1, 1, 0, 0).random_raw(1500)
-    digits = digits[: NATIVE.extract_digits(words, digits)]
     net = _nets(table, paytable_for(ruleset))
     settings_ = np.array([60, staking, 1.0, 3, _most_won(table, paytable_for(ruleset))], dtype=np.float64)
     results = []
@@ -209,25 +193,42 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
         bank = np.zeros((5, 3))
         ruin = np.zeros((5, 3), dtype=np.int64)
         stats = np.zeros((5, 7))
+        bits = lane_generator(1, 1, 0, 0)
         used = kernels.play_sessions(
-            digits, table.entries.astype(np.uint64), table.start * 36, net, table.passing_rule(), settings_,
+            bits, table.entries.astype(np.uint64), table.start * 36, net, table.passing_rule(), settings_,
             np.full(3, 12.0), bank, ruin, stats,
         )  # fmt: skip
-        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
-    assert results[0] == results[1]
+        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist(), bits.random_raw()))
+    assert results[0] == results[1]  # the same throws drawn, to the last word
     assert results[0][0] > 0
     assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
 
 
-def test_too_few_throws_for_the_sessions_is_reported() -> None:
+def test_the_sessions_play_the_streams_throws_in_order() -> None:
+    """A session's throws are its stream's words, 11 throws of each accepted word, lowest digit first: what
+    ``reference_digits`` computes in plain Python from the same stream."""
     table = compile_table(find_ruleset("craps"))
-    for kernels in (NATIVE, REFERENCE):
-        used = kernels.play_sessions(
-            np.zeros(5, dtype=np.uint8), table.entries.astype(np.uint64), 0, np.zeros(table.codes),
-            table.passing_rule(), np.array([100, 0, 1.0, 0, 1.0]), np.full(2, 10.0), np.zeros((1, 2)),
-            np.zeros((1, 2), dtype=np.int64), np.zeros((1, 7)),
-        )  # fmt: skip
-        assert used == -1
+    bits = lane_generator(4, 1, 2, 0)
+    stats = np.zeros((1, 7))
+    used = NATIVE.play_sessions(
+        bits, table.entries.astype(np.uint64), table.start * 36, np.zeros(table.codes), table.passing_rule(),
+        np.array([300, 0, 1.0, 0, 1.0]), np.full(2, 1e9), np.zeros((1, 2)), np.zeros((1, 2), dtype=np.int64),
+        stats,
+    )  # fmt: skip
+    digits = reference_digits(4, 1, 2, 0, used // 11 + 2)
+    # replay those digits through the table: the same rounds in the same number of throws
+    offset, rounds, thrown = table.start * 36, 0, 0
+    for digit in digits:
+        entry = int(table.entries[offset + digit])
+        thrown += 1
+        offset = entry & 0xFFFF
+        if entry >> 17:
+            rounds += 1
+            offset = table.start * 36
+            if rounds == 300:
+                break
+    assert (rounds, thrown) == (300, used)
+    assert stats[0, 6] == used  # every throw drawn was a throw of the dice (craps throws for no main)
 
 
 def test_the_kernels_refuse_arrays_of_the_wrong_kind() -> None:

@@ -181,7 +181,10 @@ def test_bad_arguments_are_refused(options: dict[str, int], message: str) -> Non
         simulate_rounds(compile_table(find_ruleset("craps")), **arguments)
 
 
-def test_a_ctrl_c_returns_the_blocks_finished() -> None:
+def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hazard.sim import workers
+
+    monkeypatch.setattr(workers, "PROGRESS_INTERVAL", 0.0)  # told after the first block, not 0.1 s in
     calls = []
 
     def interrupt(done: int) -> None:

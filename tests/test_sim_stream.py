@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from hazard.core.errors import InvalidError
-from hazard.sim import native
 from hazard.sim.stream import (
     DIGITS_PER_WORD,
     MAX_SEED,
@@ -57,17 +56,6 @@ def test_each_lane_has_its_own_reproducible_stream() -> None:
     ]
     for generator in others:
         assert not np.array_equal(first, generator.random_raw(4))
-
-
-def test_the_compiled_extraction_matches_the_reference() -> None:
-    words = lane_generator(11, ROUND_STREAM, 3, 1).random_raw(2000)
-    words[7] = np.uint64(2**64 - 1)  # a word to discard
-    out = np.empty(len(words) * DIGITS_PER_WORD, dtype=np.uint8)
-    count = native.load().extract_digits(words, out)
-    expected = [d for w in words.tolist() for d in digits_of_word(int(w))]
-    assert count == len(expected) <= 1999 * DIGITS_PER_WORD
-    assert out[:count].tolist() == expected
-    assert reference_digits(11, ROUND_STREAM, 3, 1, 2000)[:77] == expected[:77]
 
 
 def test_digits_are_close_to_uniform() -> None:

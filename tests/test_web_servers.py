@@ -74,6 +74,7 @@ def test_a_server_killed_between_actions_comes_back_with_every_table_as_it_was(
     servers.append(server)
     game, tokens = setup_table(server, "Ann", "Bob")
     acknowledged = []
+    sent: list[tuple[str, str]] = []
     socket_url = f"ws://127.0.0.1:{server.port}/api/tables/{game}/live?since=0"
     with connect(socket_url, open_timeout=10) as follower:
         first = json.loads(follower.recv(timeout=10))
@@ -88,6 +89,7 @@ def test_a_server_killed_between_actions_comes_back_with_every_table_as_it_was(
             )
             assert answer.status_code == 200, answer.text
             acknowledged.append(answer.json()["seq"])
+            sent.append((name, action))
         before = httpx.get(f"{server.url}/api/tables/{game}", timeout=10).json()
         server.kill()
         with pytest.raises(ConnectionClosed):
@@ -101,7 +103,9 @@ def test_a_server_killed_between_actions_comes_back_with_every_table_as_it_was(
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/{game}/live?since={before['seq']}") as again:
         assert json.loads(again.recv(timeout=10)) == {"type": "entries", "seq": before["seq"], "entries": []}
     # an action sent again after the restart, with the id it had, is made once
-    resent = post(server, f"/api/tables/{game}/actions", {"action": "throw", "id": "a29"}, tokens["Ann"])
+    # (by the player who sent it: a client's number is its own)
+    name, action = sent[-1]
+    resent = post(server, f"/api/tables/{game}/actions", {"action": action, "id": "a29"}, tokens[name])
     assert resent.status_code == 200
     assert resent.json()["seq"] == acknowledged[-1]
 

@@ -36,8 +36,6 @@ class Kernels(Protocol):
         high: npt.NDArray[np.uint64],
     ) -> tuple[int, int]: ...
 
-    def extract_digits(self, words: npt.NDArray[np.uint64], out: npt.NDArray[np.uint8]) -> int: ...
-
     def tally(  # noqa: PLR0917
         self,
         log: npt.NDArray[np.uint64],
@@ -50,7 +48,7 @@ class Kernels(Protocol):
 
     def play_sessions(  # noqa: PLR0917
         self,
-        digits: npt.NDArray[np.uint8],
+        bits: np.random.BitGenerator,
         entries: npt.NDArray[np.uint64],
         start: int,
         net: npt.NDArray[np.float64],

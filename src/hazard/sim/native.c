@@ -229,7 +229,7 @@ static void play_pair(bitgen_t *bits0, bitgen_t *bits1, const fast_table *table,
     *at1 = p1;
 }
 
-/* kernels.play_lanes: the two lanes of a block, in step while both are far from their targets (their
+/* play_lanes: the two lanes of a block, in step while both are far from their targets (their
  * table look-ups then overlap): four words of each at a time (play_pair) while they can, then a word of
  * each at a time; each finishing alone. carry is (2, 4); the rounds logged go to logged[0..1]. `entries`
  * has n_entries entries. */
@@ -295,22 +295,6 @@ EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0,
     logged[1] = e1;
 }
 
-/* kernels.extract_digits: the throws of `n` words (11 per accepted word) into out; return how many. */
-EXPORT int64_t hazard_extract_digits(const uint64_t *restrict words, int64_t n, uint8_t *restrict out) {
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (words[i] < WORD_LIMIT) {
-            uint64_t x = words[i] % M11;
-            for (int k = 0; k < DIGITS_PER_WORD; k++) {
-                out[count + k] = (uint8_t)(x % 36);
-                x /= 36;
-            }
-            count += DIGITS_PER_WORD;
-        }
-    }
-    return count;
-}
-
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
 
 /* One round of a log into the counts: copy i & 3 of them, so that repeated outcomes do not wait on each
@@ -356,10 +340,10 @@ static inline void hand_round(int64_t *restrict hands, uint64_t i, uint64_t flag
     *kept &= keep;
 }
 
-/* kernels.tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
+/* tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
  * THROW_BUCKETS + 2) and hands (4, HAND_BUCKETS + 2), both C-contiguous; rule has `codes` entries
  * (RoundTable.passing_rule, compiled from hazard.core.passing: bit 0 a win, 1 a counted loss, 2 no main);
- * carry holds the losing streak and the rounds of the hand in progress. Numba's version reads the log
+ * carry holds the losing streak and the rounds of the hand in progress. The reference reads the log
  * twice, once for the counts and once for the hands; here both are taken in one pass (the two touch
  * different arrays, so the results are the same), which saves a third of the time. */
 EXPORT void hazard_tally(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
@@ -387,14 +371,33 @@ EXPORT void hazard_tally(const uint64_t *restrict log, int64_t n, const int64_t 
     carry[1] = (int64_t)kept;
 }
 
-/* Python's min on floats: the first argument unless the second is strictly less (as Numba compiles it). */
+/* Python's min on floats: the first argument unless the second is strictly less (as the reference has it). */
 static inline double min_f64(double a, double b) { return b < a ? b : a; }
 
-/* kernels.play_sessions: the sessions of a block from its n throws; return the throws used, or -1 if there
- * were too few. out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings is
- * [rounds, staking, base stake, progression cap, max net]. Every floating-point operation is written in the
- * order the Python source performs it, so that the results round identically. */
-EXPORT int64_t hazard_play_sessions(const uint8_t *digits, int64_t n, const uint64_t *entries, int64_t start,
+/* The throws of a session block, drawn as they are needed: each accepted word of the block's stream gives
+ * 11 throws, lowest base-36 digit first, so memory does not grow with the rounds played. */
+typedef struct {
+    bitgen_t *bits;
+    uint64_t x;
+    int left;
+} throws_t;
+
+static inline uint64_t next_throw(throws_t *source) {
+    if (source->left == 0) {
+        source->x = word(source->bits);
+        source->left = DIGITS_PER_WORD;
+    }
+    uint64_t digit = source->x % 36;
+    source->x /= 36;
+    source->left -= 1;
+    return digit;
+}
+
+/* The sessions of a block, their throws drawn from `bits` as they are needed; return the throws drawn, or
+ * -2 when out of memory. out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings
+ * is [rounds, staking, base stake, progression cap, max net]. Every floating-point operation is written in
+ * the order the reference performs it, so that the results round identically. */
+EXPORT int64_t hazard_play_sessions(bitgen_t *bits, const uint64_t *entries, int64_t start,
                                     const double *net, const int64_t *rule, const double *settings,
                                     const double *bankrolls, int64_t players, int64_t sessions,
                                     double *out_bank, int64_t *out_ruin, double *out_stats) {
@@ -404,6 +407,7 @@ EXPORT int64_t hazard_play_sessions(const uint8_t *digits, int64_t n, const uint
     const int64_t cap = (int64_t)settings[3];
     const double max_net = settings[4];
     const int64_t after = rule[0];
+    throws_t source = {bits, 0, 0};
     int64_t pos = 0;
     int64_t result = 0;
     double *bank = malloc(sizeof(double) * (size_t)(players > 0 ? players : 1));
@@ -443,11 +447,7 @@ EXPORT int64_t hazard_play_sessions(const uint8_t *digits, int64_t n, const uint
             uint64_t offset = (uint64_t)start;
             int64_t code = 0;
             while (code == 0) {
-                if (pos >= n) {
-                    result = -1;
-                    goto done;
-                }
-                uint64_t entry = entries[offset + (uint64_t)digits[pos]];
+                uint64_t entry = entries[offset + next_throw(&source)];
                 pos += 1;
                 throws += (int64_t)((entry >> THROW_BIT) & 1);
                 offset = entry & NEXT_MASK;

@@ -104,26 +104,11 @@ class NativeKernels:
         self._play_lanes = library.hazard_play_lanes
         self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
         self._play_lanes.restype = None
-        self._extract = library.hazard_extract_digits
-        self._extract.argtypes = [_VOID, _I64, _VOID]
-        self._extract.restype = _I64
         self._tally = library.hazard_tally
         self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
         self._tally.restype = None
         self._sessions = library.hazard_play_sessions
-        self._sessions.argtypes = [
-            _VOID,
-            _I64,
-            _VOID,
-            _I64,
-            _VOID,
-            _VOID,
-            _VOID,
-            _VOID,
-            _I64,
-            _I64,
-            *[_VOID] * 3,
-        ]
+        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
         self._sessions.restype = _I64
 
     @staticmethod
@@ -171,12 +156,6 @@ class NativeKernels:
         )
         return int(logged[0]), int(logged[1])
 
-    def extract_digits(self, words: npt.NDArray[np.uint64], out: npt.NDArray[np.uint8]) -> int:
-        """The throws of ``words`` (11 of each word accepted) into ``out``; how many."""
-        if len(out) < DIGITS_PER_WORD * len(words):
-            raise ValueError("extract_digits: out must hold 11 throws per word")
-        return int(self._extract(_address(words, np.uint64, 1), len(words), _address(out, np.uint8, 1)))
-
     def tally(  # noqa: PLR0917
         self,
         log: npt.NDArray[np.uint64],
@@ -209,7 +188,7 @@ class NativeKernels:
 
     def play_sessions(  # noqa: PLR0917
         self,
-        digits: npt.NDArray[np.uint8],
+        bits: np.random.BitGenerator,
         entries: npt.NDArray[np.uint64],
         start: int,
         net: npt.NDArray[np.float64],
@@ -220,9 +199,9 @@ class NativeKernels:
         out_ruin: npt.NDArray[np.int64],
         out_stats: npt.NDArray[np.float64],
     ) -> int:
-        """Play the sessions of a block from its throws, round by round, with bankrolls and stakes
-        (``settings``: rounds, staking, base stake, progression cap, the most a stake can win); the throws
-        used, or -1 if there were too few."""
+        """Play the sessions of a block, round by round, with bankrolls and stakes (``settings``: rounds,
+        staking, base stake, progression cap, the most a stake can win), their throws drawn from ``bits``
+        as they are needed; the throws drawn."""
         sessions, players = out_bank.shape
         if out_ruin.shape != (sessions, players) or out_stats.shape != (sessions, 7):
             raise ValueError("play_sessions: the outputs must be (sessions, players) and (sessions, 7)")
@@ -230,8 +209,7 @@ class NativeKernels:
             raise ValueError("play_sessions: bankrolls, settings, net and rule do not fit together")
         used = int(
             self._sessions(
-                _address(digits, np.uint8, 1),
-                len(digits),
+                _bitgen(bits),
                 _address(entries, np.uint64, 1),
                 int(start),
                 _address(net, np.float64, 1),

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -96,23 +95,6 @@ class _Block:
     rounds: int
 
 
-def _expected_steps(table: RoundTable) -> float:
-    """Roughly how many digits a round uses, to size the draws: in floats, from the table alone."""
-    states = len(table.states)
-    entries = table.entries.astype(np.int64)
-    nxt = (entries & 0xFFFF) // 36
-    goes_on = (entries >> 17) == 0
-    q = np.zeros((states, states))
-    for state in range(states):
-        row = slice(state * 36, state * 36 + 36)
-        np.add.at(q[state], nxt[row][goes_on[row]], 1 / 36)
-    try:
-        steps = np.linalg.solve(np.eye(states) - q, np.ones(states))
-    except np.linalg.LinAlgError:  # pragma: no cover - every valid ruleset ends its rounds
-        return 4.0
-    return float(min(max(steps[table.start], 1.0), 1000.0))
-
-
 @dataclass(frozen=True, eq=False)
 class _Plan:
     """What every block of a study shares: the table as the kernels read it."""
@@ -190,21 +172,24 @@ def simulate_rounds(
     workers = check_run(rounds, chunk_rounds, workers)
     began = time.perf_counter()
     plan = _Plan.of(table)
-    sizes = [min(BLOCK_ROUNDS, rounds - start) for start in range(0, rounds, BLOCK_ROUNDS)]
+    blocks = -(-rounds // BLOCK_ROUNDS)
     counts = np.zeros((table.codes, THROW_BUCKETS + 2), dtype=np.int64)
     hands = np.zeros(HAND_BUCKETS + 2, dtype=np.int64)
-    work = [partial(_play_block, plan, seed, block, size, chunk_rounds) for block, size in enumerate(sizes)]
+    played = 0
 
-    def report(done: Mapping[int, _Block]) -> None:
-        if progress is not None:
-            progress(sum(result.rounds for result in done.values()))
+    def play(block: int) -> _Block:
+        size = min(BLOCK_ROUNDS, rounds - block * BLOCK_ROUNDS)
+        return _play_block(plan, seed, block, size, chunk_rounds)
 
-    threads = min(workers, len(sizes))
-    results, interrupted = run_blocks(work, threads=threads, progress=report)
-    for result in results.values():
+    def fold(result: _Block) -> None:
+        nonlocal played
         counts[...] += result.counts
         hands[...] += result.hands
-    played = sum(result.rounds for result in results.values())
+        played += result.rounds
+
+    threads = min(workers, blocks)
+    report = None if progress is None else (lambda: progress(played))
+    _, interrupted = run_blocks(blocks, play, fold, threads=threads, progress=report)
     buckets = np.arange(THROW_BUCKETS, dtype=np.int64)
     buckets[-1] = 0  # the last bucket's rounds are summed exactly apart
     by_code = counts[:, :THROW_BUCKETS].copy()

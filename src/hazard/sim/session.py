@@ -31,9 +31,7 @@ from __future__ import annotations
 import enum
 import math
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -42,9 +40,9 @@ from hazard.core.errors import InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rulesets import find_paytable
 from hazard.sim.backend import backend
-from hazard.sim.rounds import Progress, _expected_steps, check_run
+from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
-from hazard.sim.stream import BLOCK_SESSIONS, DIGITS_PER_WORD, SESSION_STREAM, check_seed, lane_generator
+from hazard.sim.stream import BLOCK_SESSIONS, SESSION_STREAM, check_seed, lane_generator
 from hazard.sim.tables import RoundTable, on_main
 from hazard.sim.workers import run_blocks
 
@@ -272,20 +270,11 @@ def _play_block(
     bank = np.zeros((sessions, config.players), dtype=np.float64)
     ruin = np.zeros((sessions, config.players), dtype=np.int64)
     stats = np.zeros((sessions, 7), dtype=np.float64)
-    generator = lane_generator(seed, SESSION_STREAM, block, 0)
-    digits = np.empty(0, dtype=np.uint8)
-    want = int(sessions * config.rounds * _expected_steps(table) * 1.05) + 64
-    while True:
-        words = generator.random_raw(max(1, math.ceil((want - len(digits)) / DIGITS_PER_WORD)))
-        more = np.empty(len(words) * DIGITS_PER_WORD, dtype=np.uint8)
-        count = kernels.extract_digits(words, more)
-        digits = np.concatenate((digits, more[:count]))
-        used = kernels.play_sessions(
-            digits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats
-        )
-        if used >= 0:
-            return _Block(sessions, bank, ruin, stats)
-        want = 2 * len(digits)  # too few throws: draw more of the same stream and play the block again
+    bits = lane_generator(seed, SESSION_STREAM, block, 0)
+    # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
+    # with the rounds, and the block is played once.
+    kernels.play_sessions(bits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats)
+    return _Block(sessions, bank, ruin, stats)
 
 
 def simulate_sessions(
@@ -310,24 +299,24 @@ def simulate_sessions(
     began = time.perf_counter()
     net = _nets(table, paytable)
     cover = _most_won(table, paytable)
-    sizes = [min(BLOCK_SESSIONS, config.sessions - s) for s in range(0, config.sessions, BLOCK_SESSIONS)]
-    work = [
-        partial(_play_block, table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
-        for block, size in enumerate(sizes)
-    ]
-
-    def report(done: Mapping[int, _Block]) -> None:
-        if progress is not None:
-            progress(sum(result.rows for result in done.values()))
-
-    threads = min(workers, len(sizes))
-    results, interrupted = run_blocks(work, threads=threads, progress=report, name="hazard-sessions")
-    # Blocks are joined in order, and only the unbroken run from the first, so a partial study is a prefix.
+    blocks = -(-config.sessions // BLOCK_SESSIONS)
     ordered: list[_Block] = []
-    for index in range(len(sizes)):
-        if index not in results:
-            break
-        ordered.append(results[index])
+    done = 0
+
+    def play(block: int) -> _Block:
+        size = min(BLOCK_SESSIONS, config.sessions - block * BLOCK_SESSIONS)
+        return _play_block(table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
+
+    def fold(result: _Block) -> None:
+        nonlocal done
+        ordered.append(result)
+        done += result.rows
+
+    threads = min(workers, blocks)
+    report = None if progress is None else (lambda: progress(done))
+    folded, interrupted = run_blocks(
+        blocks, play, fold, threads=threads, progress=report, name="hazard-sessions"
+    )
     players = config.players
     bank = np.concatenate([b.bank for b in ordered]) if ordered else np.zeros((0, players))
     ruin = np.concatenate([b.ruin for b in ordered]) if ordered else np.zeros((0, players), dtype=np.int64)
@@ -347,5 +336,5 @@ def simulate_sessions(
         throws=int(stats[:, 6].sum()),
         seconds=time.perf_counter() - began,
         workers=threads,
-        interrupted=interrupted or len(ordered) < len(sizes),
+        interrupted=interrupted or folded < blocks,
     )

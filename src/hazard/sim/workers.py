@@ -1,60 +1,81 @@
-"""Running a study's blocks on a pool of threads, a few at a time, so that Ctrl-C loses little.
+"""Running a study's blocks on a pool of threads, a few at a time, each folded in as soon as it can be.
 
-The kernels release the GIL, so threads use every core. Blocks are handed out at most two per thread
-ahead, so an interrupted run has only those to cancel; what finished is kept and returned.
+The kernels release the GIL, so threads use every core. Blocks are made only when handed out, at most two
+per thread ahead, and each result is folded into the study in block order as soon as the blocks before it
+are in: the bookkeeping costs the same for every block and holds at most a few results, however many blocks
+a study has (a million blocks are a thousand times the work of a thousand, and no more). A Ctrl-C cancels
+what was handed out ahead and keeps the unbroken run of blocks from the first, so a study cut short is the
+same as a shorter study.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
-__all__ = ["run_blocks"]
+__all__ = ["PROGRESS_INTERVAL", "run_blocks"]
 
 T = TypeVar("T")
 
+PROGRESS_INTERVAL = 0.1
+"""Seconds between calls of ``progress``, at least (the last block is always reported)."""
+
 
 def run_blocks(
-    work: Sequence[Callable[[], T]],
+    blocks: int,
+    play: Callable[[int], T],
+    fold: Callable[[T], None],
     *,
     threads: int,
-    progress: Callable[[Mapping[int, T]], None] | None = None,
+    progress: Callable[[], None] | None = None,
     name: str = "hazard-sim",
-) -> tuple[dict[int, T], bool]:
-    """Run every block of ``work`` on ``threads`` threads; the results by block, and whether interrupted.
+) -> tuple[int, bool]:
+    """Run ``play(0)`` ... ``play(blocks - 1)`` on ``threads`` threads, handing each result to ``fold`` in
+    block order (from this thread); return how many blocks were folded, and whether a Ctrl-C cut it short.
 
-    ``progress`` is called with the results so far after each block finishes. A Ctrl-C cancels the blocks
-    not yet begun, waits for those under way, and returns every finished block's result.
+    ``progress`` is called after blocks are folded, at most every :data:`PROGRESS_INTERVAL` seconds. An
+    error in a block is raised here once the blocks under way have finished.
 
-    >>> results, interrupted = run_blocks([lambda: 1, lambda: 2], threads=2)
-    >>> results == {0: 1, 1: 2}, interrupted
-    (True, False)
+    >>> folded = []
+    >>> run_blocks(4, lambda n: n * n, folded.append, threads=2)
+    (4, False)
+    >>> folded
+    [0, 1, 4, 9]
     """
-    executor = ThreadPoolExecutor(max_workers=max(threads, 1), thread_name_prefix=name)
-    futures: list[Future[T]] = []
-    results: dict[int, T] = {}
+    width = max(threads, 1)
+    executor = ThreadPoolExecutor(max_workers=width, thread_name_prefix=name)
+    running: deque[Future[T]] = deque()  # in block order: the first is the next to fold
+    handed = folded = 0
     interrupted = False
-
-    def collect() -> None:
-        for index, future in enumerate(futures):
-            if index not in results and future.done() and not future.cancelled():
-                results[index] = future.result()
-
+    shown = time.monotonic()
     try:
-        queue = list(work)
-        while queue or len(results) < len(futures):
-            while queue and len(futures) - len(results) < 2 * threads:
-                futures.append(executor.submit(queue.pop(0)))
-            wait([f for i, f in enumerate(futures) if i not in results], return_when=FIRST_COMPLETED)
-            collect()
-            if progress is not None:
-                progress(results)
+        while folded < blocks:
+            while handed < blocks and len(running) < 2 * width:
+                running.append(executor.submit(play, handed))
+                handed += 1
+            wait([running[0]], return_when=FIRST_COMPLETED)  # the next in order; others finish meanwhile
+            while running and running[0].done():
+                fold(running.popleft().result())
+                folded += 1
+            now = time.monotonic()
+            if progress is not None and (now - shown >= PROGRESS_INTERVAL or folded == blocks):
+                shown = now
+                progress()
     except KeyboardInterrupt:
         interrupted = True
-        for future in futures:
+        for future in running:
             future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+        # what finished in order after the interrupt is kept too: a study cut short is a prefix
+        while running and running[0].done() and not running[0].cancelled():
+            future = running.popleft()
+            if future.exception() is not None:
+                break
+            fold(future.result())
+            folded += 1
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-    collect()
-    return results, interrupted
+    return folded, interrupted
