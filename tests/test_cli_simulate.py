@@ -290,7 +290,7 @@ def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
     def no_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("the run started")
 
-    monkeypatch.setattr(command, "simulate_rounds", no_run)
+    monkeypatch.setattr(command, "study_rounds", no_run)
     error = fails(capsys, "simulate", "--rounds", "1000", "--plot", str(tmp_path / name))
     assert error.startswith("error: cannot write --plot '"), error
     assert expected in error, error

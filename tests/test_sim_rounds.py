@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hazard.cli.simulate import ExactFigures
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
 from hazard.core.rules import DicePassing, LossCount, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.sim import Exact, GroupStats, RoundTable, compile_table, round_stats, simulate_rounds
 from hazard.sim.stream import BLOCK_ROUNDS
+from hazard.study import ExactFigures
 
 ROUNDS = 200_000
 LIMIT = 4.0

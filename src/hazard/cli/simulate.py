@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from hazard.analysis import MainOdds, analyse, analyse_random_main, as_float
 from hazard.cli.app import (
     PaytableOption,
     RulesetOption,
@@ -29,31 +25,17 @@ from hazard.cli.app import (
     refuse_without,
     whole_number,
 )
-from hazard.core.passing import passing_text
-from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Ruleset
-from hazard.core.rulesets import DEFAULT_RULESET, find_paytable, find_ruleset, paytable_for
-from hazard.sim import (
-    Estimate,
-    Exact,
-    GroupStats,
-    RoundStats,
-    SessionConfig,
-    SessionStudy,
-    Staking,
-    compile_table,
-    round_stats,
-    simulate_rounds,
-    simulate_sessions,
-)
+from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset, paytable_for
+from hazard.sim import Estimate, SessionConfig, Staking
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run
 from hazard.sim.stream import MAX_SEED
+from hazard.study import RoundsStudy, SessionsStudy, study_rounds, study_sessions
 
 if TYPE_CHECKING:
     from rich.console import Group
 
-__all__ = ["ExactFigures", "simulate"]
+__all__ = ["simulate"]
 
 _DEFAULT_ROUNDS = 1_000_000
 _DEFAULT_SESSION_ROUNDS = 200
@@ -61,49 +43,6 @@ _DEFAULT_PLAYERS = 4
 _DEFAULT_BANKROLL = 100.0
 _DEFAULT_STAKE = 1.0
 _SEEDS = "a whole number from 0 to 2**128 - 1"
-
-
-def _exact(odds: MainOdds) -> Exact:
-    return Exact(
-        p_win=float(odds.p_win),
-        p_nick=float(odds.p_nick),
-        p_out=float(odds.p_out),
-        expected_throws=float(odds.expected_throws),
-        throws_variance=float(odds.throws_variance),
-        p_chance_set={c: float(p) for c, p in odds.p_chance_set.items()},
-        p_win_by_chance={c: float(p) for c, p in odds.p_win_by_chance.items()},
-        p_main=float(odds.p_main),
-        expected_rounds_kept=as_float(odds.expected_rounds_kept),
-        throws_distribution=tuple(float(p) for p in odds.throws_distribution),
-    )
-
-
-class ExactFigures:
-    """The analyser's figures for what is simulated: overall, per main, the edge and rounds kept.
-
-    With ``main``, every round is played on it (called, or as if thrown): the analyser's row for that main.
-    Without, a thrown main's overall figures count from the throw for the main, and so do the simulator's
-    groups by main, so each main's exact figures beside them are the analyser's row with the throws for the
-    main added (:meth:`~hazard.analysis.OddsReport.from_throw_for_main`). A main called at random is
-    :func:`~hazard.analysis.analyse_random_main`, each main's share 1 / the number of mains.
-    """
-
-    def __init__(self, ruleset: Ruleset, main: int | None, paytable: Paytable) -> None:
-        report = analyse(ruleset, paytable, main=main)
-        self.mains: dict[int, Exact] = {}
-        self.p_no_round = float(report.p_no_round)
-        self.dice_passing = passing_text(ruleset)
-        if main is not None or ruleset.method is MainMethod.FIXED:
-            overall = report.mains[0]
-        elif report.overall is not None:  # a thrown main
-            overall = report.overall
-            self.mains = {row.main or 0: _exact(report.from_throw_for_main(row)) for row in report.mains}
-        else:  # a called main, called at random
-            overall = analyse_random_main(ruleset, paytable)
-            share = 1 / len(report.mains)
-            self.mains = {row.main or 0: replace(_exact(row), p_main=share) for row in report.mains}
-        self.overall = _exact(overall)
-        self.edge = as_float(overall.edge)
 
 
 @contextmanager
@@ -148,37 +87,26 @@ def _ci(estimate: Estimate, digits: int = 5) -> str:
     return f"[{_fmt(estimate.low, digits)}, {_fmt(estimate.high, digits)}]"
 
 
-def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
+def _rounds_view(study: RoundsStudy) -> Group:
     from rich import box  # noqa: PLC0415 - see _progress
     from rich.console import Group  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
+    stats, exact = study.stats, study.exact
     counts = stats.counts
-    main_text = _main_text(counts.table.ruleset, stats.main)
-    head = Text(
-        f"Simulated {counts.rounds:,} rounds of {stats.ruleset_id} (main {main_text}), seed {counts.seed}: "
-        f"{counts.throws:,} throws in {counts.seconds:.2f} s on {counts.workers} worker(s)",
-        style="bold",
-    )
+    head = Text(study.heading(), style="bold")
     table = Table(box=box.SIMPLE_HEAD, title="Each figure beside the exact analyser's", title_justify="left")
     for column in ("figure", "simulated", "95% interval", "exact", "z"):
         table.add_column(column, justify="left" if column == "figure" else "right")
-    for name, (estimate, value, z) in stats.overall.comparisons(exact.overall).items():
-        table.add_row(name.replace("_", " "), _fmt(estimate.value), _ci(estimate), _fmt(value), _z(z))
-    if stats.no_round.n and exact.p_no_round:
-        nr = stats.no_round
+    for figure in study.figures():
+        digits = figure.digits
         table.add_row(
-            "no round (dice pass)",
-            _fmt(nr.value),
-            _ci(nr),
-            _fmt(exact.p_no_round),
-            _z(nr.z_rate(exact.p_no_round)),
-        )
-    if stats.rounds_kept is not None:
-        kept = stats.rounds_kept
-        table.add_row(
-            "rounds kept", _fmt(kept.value, 3), _ci(kept, 3), _fmt(exact.overall.expected_rounds_kept, 3), "—"
+            figure.name,
+            _fmt(figure.simulated.value, digits),
+            _ci(figure.simulated, digits),
+            _fmt(figure.exact, digits),
+            _z(figure.z),
         )
     parts: list[Any] = [head, table]
     if stats.mains:
@@ -215,56 +143,15 @@ def _rounds_view(stats: RoundStats, exact: ExactFigures) -> Group:
     return Group(*parts)
 
 
-def _main_text(ruleset: Ruleset, main: int | None) -> str:
-    """How the main of a study was chosen, for its heading."""
-    if main is None:
-        return "thrown" if ruleset.method.is_thrown else "called at random"
-    return f"{main}, every round as if thrown" if ruleset.method.is_thrown else str(main)
-
-
-def _rounds_csv(stats: RoundStats, exact: ExactFigures) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["ruleset", "main", "seed", "group", "figure", "value", "ci_low", "ci_high", "exact", "z"]
-    )
-    groups: list[tuple[str, GroupStats, Exact | None]] = [("all", stats.overall, exact.overall)]
-    groups += [(str(g.main), g, exact.mains.get(g.main or 0)) for g in stats.mains]
-    for label, group, figures in groups:
-        if figures is None:
-            continue
-        for name, (estimate, value, z) in group.comparisons(figures).items():
-            writer.writerow(
-                [
-                    stats.ruleset_id,
-                    "" if stats.main is None else stats.main,
-                    stats.counts.seed,
-                    label,
-                    name,
-                    estimate.value,
-                    estimate.low,
-                    estimate.high,
-                    value,
-                    "" if z is None else z,
-                ]
-            )
-    return out.getvalue()
-
-
-def _sessions_view(study: SessionStudy, json_dict: dict[str, Any]) -> Group:
+def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
     from rich import box  # noqa: PLC0415 - see _progress
     from rich.console import Group  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
+    study = report.sessions
     config = study.config
-    head = Text(
-        f"{study.sessions:,} sessions of {study.table.ruleset.id} "
-        f"(main {_main_text(study.table.ruleset, study.table.main)}), {config.rounds} rounds each: "
-        f"{config.players} players with {config.bankroll:g} units, {config.staking.value} stakes of "
-        f"{config.stake:g}, paytable {study.paytable_id or 'even money'}, seed {study.seed}",
-        style="bold",
-    )
+    head = Text(report.heading(), style="bold")
     table = Table(box=box.SIMPLE_HEAD, caption=f"Dice passing: {json_dict['dice_passing']}.")
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -305,36 +192,6 @@ def _sessions_view(study: SessionStudy, json_dict: dict[str, Any]) -> Group:
             Text(f"Interrupted: {study.sessions:,} of {config.sessions:,} sessions played.", style="bold")
         )
     return Group(*parts)
-
-
-def _sessions_csv(study: SessionStudy) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    players = study.config.players
-    writer.writerow(
-        [
-            "session",
-            *(f"bankroll_{p}" for p in range(players)),
-            *(f"ruined_in_{p}" for p in range(players)),
-            "rounds_played",
-            "hands_passed",
-            "setters_take",
-            "staked",
-        ]
-    )
-    for s in range(study.sessions):
-        writer.writerow(
-            [
-                s,
-                *(round(float(x), 6) for x in study.bankrolls[s]),
-                *(int(x) for x in study.ruined_in[s]),
-                int(study.played[s]),
-                int(study.hands[s]),
-                round(float(study.setters_take[s]), 6),
-                round(float(study.staked[s]), 6),
-            ]
-        )
-    return out.getvalue()
 
 
 def _number_option(name: str, help: str, *short: str) -> Any:
@@ -456,42 +313,37 @@ def simulate(
     chunk_rounds = DEFAULT_CHUNK_ROUNDS if chunk is None else whole_number(chunk, what="--chunk")
     thread_count = None if workers is None else whole_number(workers, what="--workers")
     check_run(total, chunk_rounds, thread_count)
-    exact = ExactFigures(found, main_number, chosen if chosen is not None else find_paytable("even"))
-    table = compile_table(found, main_number)
     if config is not None:
         with _progress(config.sessions, "sessions") as update:
-            study = simulate_sessions(
-                table, config, seed_number, paytable=chosen, workers=thread_count, progress=update
-            )
-        data: dict[str, Any] = {"ruleset": found.id, "main": table.main, "mode": "sessions"}
-        data["dice_passing"] = exact.dice_passing
-        data.update(study.to_json_dict(exact.edge, exact.overall.expected_rounds_kept))
+            report = study_sessions(
+                found, config, seed_number, main=main_number, paytable=chosen, workers=thread_count,
+                progress=update,
+            )  # fmt: skip
+        data = report.to_json_dict()
         if output is TextFormat.JSON:
             print(json.dumps(data, indent=2))
         elif output is TextFormat.CSV:
-            print(_sessions_csv(study), end="")
+            print(report.to_csv(), end="")
         else:
-            console().print(_sessions_view(study, data))
+            console().print(_sessions_view(report, data))
         if plot is not None:
-            plot_sessions(study, plot)
-        _interrupted(study.interrupted)
+            plot_sessions(report.sessions, plot)
+        _interrupted(report.interrupted)
         return
     with _progress(total, "rounds") as update:
-        counts = simulate_rounds(
-            table, total, seed_number, chunk_rounds=chunk_rounds, workers=thread_count, progress=update
-        )
-    stats = round_stats(counts)
+        rounds_study = study_rounds(
+            found, total, seed_number, main=main_number, chunk_rounds=chunk_rounds, workers=thread_count,
+            progress=update,
+        )  # fmt: skip
     if output is TextFormat.JSON:
-        data = stats.to_json_dict(exact.overall, exact.mains)
-        data = {"ruleset": data["ruleset"], "main": data["main"], "dice_passing": exact.dice_passing, **data}
-        print(json.dumps(data, indent=2))
+        print(json.dumps(rounds_study.to_json_dict(), indent=2))
     elif output is TextFormat.CSV:
-        print(_rounds_csv(stats, exact), end="")
+        print(rounds_study.to_csv(), end="")
     else:
-        console().print(_rounds_view(stats, exact))
+        console().print(_rounds_view(rounds_study))
     if plot is not None:
-        plot_rounds(stats, plot, exact.overall)
-    _interrupted(counts.interrupted)
+        plot_rounds(rounds_study.stats, plot, rounds_study.exact.overall)
+    _interrupted(rounds_study.interrupted)
 
 
 def _interrupted(interrupted: bool) -> None:
