@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -25,8 +26,11 @@ from hazard.cli.app import (
     refuse_without,
     whole_number,
 )
+from hazard.core.paytable import Paytable
+from hazard.core.rules import Ruleset
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset, paytable_for
-from hazard.sim import Estimate, SessionConfig, Staking
+from hazard.sim import Estimate, Pool, SessionConfig, Staking
+from hazard.sim.cluster import connect
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run
 from hazard.sim.stream import MAX_SEED
@@ -253,6 +257,15 @@ def simulate(
         str | None, _number_option("--cap", "Sessions: most doublings (martingale) or wins (paroli).")
     ] = None,
     workers: Annotated[str | None, _number_option("--workers", "Threads; default: one per core.")] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Run the blocks on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786): "
+            "the same results as here. Needs hazard[distributed].",
+        ),
+    ] = None,
     chunk: Annotated[
         str | None,
         _number_option(
@@ -264,6 +277,8 @@ def simulate(
 ) -> None:
     """Simulate rounds throw by throw, or whole sessions at a table, beside the exact odds."""
     # An option that means something only in one kind of study is refused in the other, not ignored.
+    if cluster is not None:
+        refuse_with("--cluster", {"--workers": workers}, "the cluster's workers run the blocks")
     if sessions is None:
         refuse_without(
             "--sessions",
@@ -313,37 +328,72 @@ def simulate(
     chunk_rounds = DEFAULT_CHUNK_ROUNDS if chunk is None else whole_number(chunk, what="--chunk")
     thread_count = None if workers is None else whole_number(workers, what="--workers")
     check_run(total, chunk_rounds, thread_count)
-    if config is not None:
-        with _progress(config.sessions, "sessions") as update:
-            report = study_sessions(
-                found, config, seed_number, main=main_number, paytable=chosen, workers=thread_count,
-                progress=update,
-            )  # fmt: skip
-        data = report.to_json_dict()
-        if output is TextFormat.JSON:
-            print(json.dumps(data, indent=2))
-        elif output is TextFormat.CSV:
-            print(report.to_csv(), end="")
+    with contextlib.ExitStack() as stack:
+        pool = None if cluster is None else stack.enter_context(connect(cluster))
+        if config is not None:
+            _sessions(found, config, seed_number, main_number, chosen, thread_count, pool, output, plot)
         else:
-            console().print(_sessions_view(report, data))
-        if plot is not None:
-            plot_sessions(report.sessions, plot)
-        _interrupted(report.interrupted)
-        return
-    with _progress(total, "rounds") as update:
-        rounds_study = study_rounds(
-            found, total, seed_number, main=main_number, chunk_rounds=chunk_rounds, workers=thread_count,
-            progress=update,
-        )  # fmt: skip
+            _rounds(found, total, seed_number, main_number, chunk_rounds, thread_count, pool, output, plot)
+
+
+def _sessions(  # noqa: PLR0917
+    found: Ruleset,
+    config: SessionConfig,
+    seed: int,
+    main: int | None,
+    paytable: Paytable | None,
+    workers: int | None,
+    pool: Pool | None,
+    output: TextFormat,
+    plot: Path | None,
+) -> None:
+    with _progress(config.sessions, "sessions") as update:
+        report = study_sessions(
+            found, config, seed, main=main, paytable=paytable, workers=workers, progress=update, pool=pool
+        )
+    data = report.to_json_dict()
     if output is TextFormat.JSON:
-        print(json.dumps(rounds_study.to_json_dict(), indent=2))
+        print(json.dumps(data, indent=2))
     elif output is TextFormat.CSV:
-        print(rounds_study.to_csv(), end="")
+        print(report.to_csv(), end="")
     else:
-        console().print(_rounds_view(rounds_study))
+        console().print(_sessions_view(report, data))
     if plot is not None:
-        plot_rounds(rounds_study.stats, plot, rounds_study.exact.overall)
-    _interrupted(rounds_study.interrupted)
+        plot_sessions(report.sessions, plot)
+    _interrupted(report.interrupted)
+
+
+def _rounds(  # noqa: PLR0917
+    found: Ruleset,
+    total: int,
+    seed: int,
+    main: int | None,
+    chunk_rounds: int,
+    workers: int | None,
+    pool: Pool | None,
+    output: TextFormat,
+    plot: Path | None,
+) -> None:
+    with _progress(total, "rounds") as update:
+        study = study_rounds(
+            found,
+            total,
+            seed,
+            main=main,
+            chunk_rounds=chunk_rounds,
+            workers=workers,
+            progress=update,
+            pool=pool,
+        )
+    if output is TextFormat.JSON:
+        print(json.dumps(study.to_json_dict(), indent=2))
+    elif output is TextFormat.CSV:
+        print(study.to_csv(), end="")
+    else:
+        console().print(_rounds_view(study))
+    if plot is not None:
+        plot_rounds(study.stats, plot, study.exact.overall)
+    _interrupted(study.interrupted)
 
 
 def _interrupted(interrupted: bool) -> None:

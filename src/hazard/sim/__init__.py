@@ -13,11 +13,13 @@ from hazard.sim.rounds import RoundCounts, simulate_rounds
 from hazard.sim.session import SessionConfig, SessionStudy, Staking, simulate_sessions
 from hazard.sim.stats import Estimate, Exact, GroupStats, RoundStats, round_stats
 from hazard.sim.tables import RoundTable, compile_table, on_main
+from hazard.sim.workers import Pool
 
 __all__ = [
     "Estimate",
     "Exact",
     "GroupStats",
+    "Pool",
     "RoundCounts",
     "RoundStats",
     "RoundTable",

@@ -27,7 +27,7 @@ from hazard.sim.stream import (
     lane_generator,
 )
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table
-from hazard.sim.workers import run_blocks
+from hazard.sim.workers import Pool, run_blocks
 
 __all__ = [
     "DEFAULT_CHUNK_ROUNDS",
@@ -160,13 +160,15 @@ def simulate_rounds(
     chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
     workers: int | None = None,
     progress: Progress | None = None,
+    pool: Pool | None = None,
 ) -> RoundCounts:
     """Play ``rounds`` rounds of ``table`` from ``seed``, every throw drawn, and count what happened.
 
     The counts depend only on the table, the number of rounds and the seed: not on ``chunk_rounds`` (rounds
     a lane plays per call of the kernel) nor on ``workers`` (threads; default: one per core). A Ctrl-C
     stops the run after the blocks in progress and returns what the finished blocks counted, with
-    ``interrupted`` set.
+    ``interrupted`` set. With ``pool`` (a cluster's: :func:`hazard.sim.cluster.connect`) the blocks run
+    there instead, with the same results.
     """
     check_seed(seed)
     workers = check_run(rounds, chunk_rounds, workers)
@@ -187,9 +189,9 @@ def simulate_rounds(
         hands[...] += result.hands
         played += result.rounds
 
-    threads = min(workers, blocks)
+    threads = min(workers, blocks) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(played))
-    _, interrupted = run_blocks(blocks, play, fold, threads=threads, progress=report)
+    _, interrupted = run_blocks(blocks, play, fold, threads=threads, progress=report, pool=pool)
     buckets = np.arange(THROW_BUCKETS, dtype=np.int64)
     buckets[-1] = 0  # the last bucket's rounds are summed exactly apart
     by_code = counts[:, :THROW_BUCKETS].copy()

@@ -44,7 +44,7 @@ from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import BLOCK_SESSIONS, SESSION_STREAM, check_seed, lane_generator
 from hazard.sim.tables import RoundTable, on_main
-from hazard.sim.workers import run_blocks
+from hazard.sim.workers import Pool, run_blocks
 
 __all__ = ["MAX_SESSION_ROUNDS", "SessionConfig", "SessionStudy", "Staking", "simulate_sessions"]
 
@@ -285,12 +285,14 @@ def simulate_sessions(
     paytable: Paytable | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    pool: Pool | None = None,
 ) -> SessionStudy:
     """Play ``config.sessions`` sessions of ``table`` from ``seed`` (even money without a paytable).
 
     Sessions come in blocks of :data:`~hazard.sim.stream.BLOCK_SESSIONS`, each from its own stream, so the
     results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
-    Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set.
+    Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set. With ``pool`` (a
+    cluster's) the blocks run there instead, with the same results.
     """
     check_seed(seed)
     workers = check_run(1, 1, workers)
@@ -312,10 +314,10 @@ def simulate_sessions(
         ordered.append(result)
         done += result.rows
 
-    threads = min(workers, blocks)
+    threads = min(workers, blocks) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(done))
     folded, interrupted = run_blocks(
-        blocks, play, fold, threads=threads, progress=report, name="hazard-sessions"
+        blocks, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
     )
     players = config.players
     bank = np.concatenate([b.bank for b in ordered]) if ordered else np.zeros((0, players))

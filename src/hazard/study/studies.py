@@ -31,6 +31,7 @@ from hazard.sim import (
     Estimate,
     Exact,
     GroupStats,
+    Pool,
     RoundStats,
     SessionConfig,
     SessionStudy,
@@ -208,14 +209,16 @@ def study_rounds(
     chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
     workers: int | None = None,
     progress: Progress | None = None,
+    pool: Pool | None = None,
 ) -> RoundsStudy:
     """Simulate ``rounds`` rounds of ``ruleset`` (a built-in id, or a :class:`Ruleset`) from ``seed``, beside
-    the exact odds. ``main``: every round on that main (called, or as if thrown). As ``hazard simulate``."""
+    the exact odds. ``main``: every round on that main (called, or as if thrown). ``pool``: run the blocks
+    on a cluster (:func:`hazard.sim.cluster.connect`), with the same results. As ``hazard simulate``."""
     found = _ruleset(ruleset)
     exact = _exact_figures(found, main, paytable_for(found))
     table = compile_table(found, main)
     counts = simulate_rounds(
-        table, rounds, seed, chunk_rounds=chunk_rounds, workers=workers, progress=progress
+        table, rounds, seed, chunk_rounds=chunk_rounds, workers=workers, progress=progress, pool=pool
     )
     return RoundsStudy(round_stats(counts), exact)
 
@@ -336,6 +339,7 @@ def study_sessions(
     paytable: Paytable | str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    pool: Pool | None = None,
 ) -> SessionsStudy:
     """Play the sessions ``config`` describes (its defaults without one) at a table of ``ruleset`` from
     ``seed``, settled under ``paytable`` (the ruleset's own by default), beside the exact edge. As
@@ -345,7 +349,7 @@ def study_sessions(
     exact = _exact_figures(found, main, chosen)
     table = compile_table(found, main)
     study = simulate_sessions(
-        table, config or SessionConfig(), seed, paytable=chosen, workers=workers, progress=progress
+        table, config or SessionConfig(), seed, paytable=chosen, workers=workers, progress=progress, pool=pool
     )
     return SessionsStudy(study, exact)
 
