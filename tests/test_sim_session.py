@@ -121,3 +121,18 @@ def test_the_cover_is_the_paytables_most_won_of_what_is_played(ruleset: Ruleset)
             assert _most_won(table, paytable) == max(float(_nets(table, paytable).max()), 1e-9)
     on_six = compile_table(find_ruleset("wikipedia"), 6)
     assert _most_won(on_six, find_paytable("true-odds")) == 5 / 3  # only main 6's chances: 4 or 10, 5 to 3
+
+
+def test_long_sessions_are_blocks_of_their_own_and_the_workers_change_nothing() -> None:
+    from hazard.sim.stream import BLOCK_SESSION_ROUNDS, block_sessions
+
+    rounds = BLOCK_SESSION_ROUNDS  # one session a block
+    assert block_sessions(rounds) == 1
+    assert block_sessions(200) == BLOCK_SESSIONS
+    config = SessionConfig(sessions=3, rounds=rounds, bankroll=1e9)
+    table = compile_table(find_ruleset("craps"))
+    one = simulate_sessions(table, config, seed=5, workers=1)
+    two = simulate_sessions(table, config, seed=5, workers=2)
+    assert two.workers == 2  # three blocks: both threads at work
+    assert one.bankrolls.tolist() == two.bankrolls.tolist()
+    assert int(one.played.sum()) == 3 * rounds

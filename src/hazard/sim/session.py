@@ -42,7 +42,7 @@ from hazard.core.rulesets import find_paytable
 from hazard.sim.backend import backend
 from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
-from hazard.sim.stream import BLOCK_SESSIONS, SESSION_STREAM, check_seed, lane_generator
+from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
 from hazard.sim.tables import RoundTable, on_main
 from hazard.sim.workers import Pool, run_blocks
 
@@ -289,7 +289,7 @@ def simulate_sessions(
 ) -> SessionStudy:
     """Play ``config.sessions`` sessions of ``table`` from ``seed`` (even money without a paytable).
 
-    Sessions come in blocks of :data:`~hazard.sim.stream.BLOCK_SESSIONS`, each from its own stream, so the
+    Sessions come in blocks (:func:`~hazard.sim.stream.block_sessions`), each from its own stream, so the
     results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
     Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set. With ``pool`` (a
     cluster's) the blocks run there instead, with the same results.
@@ -301,12 +301,13 @@ def simulate_sessions(
     began = time.perf_counter()
     net = _nets(table, paytable)
     cover = _most_won(table, paytable)
-    blocks = -(-config.sessions // BLOCK_SESSIONS)
+    per_block = block_sessions(config.rounds)
+    blocks = -(-config.sessions // per_block)
     ordered: list[_Block] = []
     done = 0
 
     def play(block: int) -> _Block:
-        size = min(BLOCK_SESSIONS, config.sessions - block * BLOCK_SESSIONS)
+        size = min(per_block, config.sessions - block * per_block)
         return _play_block(table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
 
     def fold(result: _Block) -> None:

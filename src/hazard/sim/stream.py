@@ -3,8 +3,9 @@
 The scheme, which fixes every result a seed gives whatever the chunk size or the number of workers:
 
 - The work is cut into *blocks* of a fixed size (:data:`BLOCK_ROUNDS` rounds, or :data:`BLOCK_SESSIONS`
-  sessions). Block ``b`` of kind ``k`` is played on :data:`LANES` lanes, lane ``j`` drawing from its own
-  generator ``PCG64(SeedSequence(seed, spawn_key=(k, b, j)))``. Blocks are independent, so any worker may
+  sessions, fewer for long sessions: :func:`block_sessions`, a function of the rounds per session alone).
+  Block ``b`` of kind ``k`` is played on :data:`LANES` lanes, lane ``j`` drawing from its own generator
+  ``PCG64(SeedSequence(seed, spawn_key=(k, b, j)))``. Blocks are independent, so any worker may
   play any block, in any order, and the results are added up by block.
 - A lane's 64-bit words become throws: a word ``w`` at or above :data:`WORD_LIMIT` (140 x 36^11, about one
   word in a thousand) is discarded, so that ``w mod 36^11`` is uniform, and its 11 base-36 digits, least
@@ -28,12 +29,14 @@ from hazard.core.errors import InvalidError
 __all__ = [
     "BLOCK_ROUNDS",
     "BLOCK_SESSIONS",
+    "BLOCK_SESSION_ROUNDS",
     "DIGITS_PER_WORD",
     "LANES",
     "MAX_SEED",
     "ROUND_STREAM",
     "SESSION_STREAM",
     "WORD_LIMIT",
+    "block_sessions",
     "check_seed",
     "digits_of_word",
     "lane_generator",
@@ -50,7 +53,10 @@ LANES = 2
 BLOCK_ROUNDS = 1 << 18
 """Rounds in a block of a round study."""
 BLOCK_SESSIONS = 16
-"""Sessions in a block of a session study."""
+"""Sessions in a block of a session study, at most: fewer where they are long (:func:`block_sessions`)."""
+BLOCK_SESSION_ROUNDS = 1 << 16
+"""Rounds a block of sessions holds before it holds fewer sessions: long sessions are blocks of their own, so
+a study of a few long sessions still uses every core."""
 ROUND_STREAM = 0
 """First spawn key of the streams of a round study."""
 SESSION_STREAM = 1
@@ -64,6 +70,16 @@ def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise InvalidError(f"invalid seed {seed!r}: expected a whole number from 0 to 2**128 - 1")
     return seed
+
+
+def block_sessions(rounds: int) -> int:
+    """How many sessions of ``rounds`` rounds a block holds: :data:`BLOCK_SESSIONS`, or fewer so that a block
+    holds about :data:`BLOCK_SESSION_ROUNDS` rounds, and at least one session.
+
+    >>> block_sessions(200), block_sessions(10_000), block_sessions(10_000_000)
+    (16, 6, 1)
+    """
+    return max(1, min(BLOCK_SESSIONS, BLOCK_SESSION_ROUNDS // max(rounds, 1)))
 
 
 def lane_generator(seed: int, kind: int, block: int, lane: int) -> np.random.PCG64:
