@@ -303,16 +303,33 @@ def simulate_sessions(
     cover = _most_won(table, paytable)
     per_block = block_sessions(config.rounds)
     blocks = -(-config.sessions // per_block)
-    ordered: list[_Block] = []
-    done = 0
+    # Every session's figures go straight into arrays made once for the whole study: a block's own arrays
+    # are let go as soon as they are folded in, so a study holds its sessions once, and a few blocks more.
+    rows, players = config.sessions, config.players
+    bank = np.zeros((rows, players))
+    ruin = np.zeros((rows, players), dtype=np.int64)
+    played = np.zeros(rows, dtype=np.int64)
+    hands = np.zeros(rows, dtype=np.int64)
+    hand_rounds = np.zeros((rows, 2))
+    take = np.zeros(rows)
+    staked = np.zeros(rows)
+    done = throws = 0
 
     def play(block: int) -> _Block:
         size = min(per_block, config.sessions - block * per_block)
         return _play_block(table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
 
     def fold(result: _Block) -> None:
-        nonlocal done
-        ordered.append(result)
+        nonlocal done, throws
+        at = slice(done, done + result.rows)
+        bank[at] = result.bank
+        ruin[at] = result.ruin
+        played[at] = result.stats[:, 0]
+        hands[at] = result.stats[:, 1]
+        hand_rounds[at] = result.stats[:, 2:4]
+        take[at] = result.stats[:, 4]
+        staked[at] = result.stats[:, 5]
+        throws += int(result.stats[:, 6].sum())
         done += result.rows
 
     threads = min(workers, blocks) if pool is None else pool.width
@@ -320,23 +337,20 @@ def simulate_sessions(
     folded, interrupted = run_blocks(
         blocks, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
     )
-    players = config.players
-    bank = np.concatenate([b.bank for b in ordered]) if ordered else np.zeros((0, players))
-    ruin = np.concatenate([b.ruin for b in ordered]) if ordered else np.zeros((0, players), dtype=np.int64)
-    stats = np.concatenate([b.stats for b in ordered]) if ordered else np.zeros((0, 7))
+    kept = slice(0, done)  # a study cut short is the sessions of the blocks folded, from the first
     return SessionStudy(
         table=table,
         config=config,
         paytable_id=None if paytable is None else paytable.id,
         seed=seed,
-        bankrolls=bank,
-        ruined_in=ruin,
-        played=stats[:, 0].astype(np.int64),
-        hands=stats[:, 1].astype(np.int64),
-        hand_rounds=stats[:, 2:4].copy(),
-        setters_take=stats[:, 4].copy(),
-        staked=stats[:, 5].copy(),
-        throws=int(stats[:, 6].sum()),
+        bankrolls=bank[kept],
+        ruined_in=ruin[kept],
+        played=played[kept],
+        hands=hands[kept],
+        hand_rounds=hand_rounds[kept],
+        setters_take=take[kept],
+        staked=staked[kept],
+        throws=throws,
         seconds=time.perf_counter() - began,
         workers=threads,
         interrupted=interrupted or folded < blocks,
