@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from hazard.core.staking import StakingPlan
+from hazard.sim.session import _STAKING_CODE
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, THROW_BIT, THROW_BUCKETS
 
@@ -230,9 +232,10 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     setters' take, total staked, throws]``.
     """
     rounds = np.int64(settings[0])
-    staking = np.int64(settings[1])
+    staking = {code: kind for kind, code in _STAKING_CODE.items()}[int(settings[1])]
     base = settings[2]
-    cap = np.int64(settings[3])
+    cap = int(settings[3])
+    plan = StakingPlan(staking, cap or None)  # flat has no cap: its own default, 0
     max_net = settings[4]
     after = rule[0]
     players = bankrolls.shape[0]
@@ -265,7 +268,7 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
             if active < 2:
                 break
             setters = active - 1
-            multiple = 1 << min(steps[caster], cap)
+            multiple = plan.multiple(steps[caster])
             stake = min(base * multiple, bank[caster], setters * low / max_net)
             offset = np.uint64(start)
             code = np.int64(0)
@@ -290,12 +293,8 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
                 take -= won
                 staked += stake
                 win = (flags & 1) != 0
-                if staking == 1:  # martingale: double after a loss, back to the base after a win
-                    steps[caster] = 0 if win else steps[caster] + 1
-                elif staking == 2:  # paroli: double after a win, back to the base after a loss or `cap` wins
-                    steps[caster] = steps[caster] + 1 if win else 0
-                    if steps[caster] >= cap:
-                        steps[caster] = 0
+                # the progression as the core defines it, once (the C kernel writes it out)
+                steps[caster] = plan.after(int(steps[caster]), won=bool(win))
                 if win:
                     streak = 0
                 elif flags & 2:

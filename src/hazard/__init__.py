@@ -48,6 +48,7 @@ from hazard.core.rulesets import (
     load_ruleset,
     paytable_for,
 )
+from hazard.core.staking import Staking, StakingPlan
 from hazard.core.state import Outcome, Phase, Result, Round, Termination
 
 __all__ = [
@@ -84,6 +85,8 @@ __all__ = [
     "Round",
     "Ruleset",
     "Source",
+    "Staking",
+    "StakingPlan",
     "Termination",
     "ThrowOut",
     "after_round",

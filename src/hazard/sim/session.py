@@ -6,7 +6,8 @@ The model, kept simple and stated in full:
   at the table is a setter: the caster's stake is covered by the setters in equal shares.
 - The caster calls the main the table was compiled for (one main, or one at random each round), or throws
   for it where the ruleset says so.
-- The caster's stake follows the staking policy, from a base stake: ``flat`` always the base; ``martingale``
+- The caster's stake follows the staking progression (:mod:`hazard.core.staking`, where each is defined),
+  from a base stake: ``flat`` always the base; ``martingale``
   doubles after each lost round and returns to the base after a win (at most ``cap`` doublings);
   ``paroli`` doubles after each win and returns to the base after a loss or after ``cap`` wins in a row.
   The stake is then cut to what the caster has and to what the setters can pay if the caster wins at the
@@ -28,7 +29,6 @@ The model, kept simple and stated in full:
 
 from __future__ import annotations
 
-import enum
 import math
 import time
 from dataclasses import dataclass
@@ -39,6 +39,7 @@ import numpy.typing as npt
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rulesets import find_paytable
+from hazard.core.staking import Staking, StakingPlan
 from hazard.sim.backend import backend
 from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
@@ -54,16 +55,8 @@ _MAX_SESSIONS = 10**8
 _MAX_PLAYERS = 64
 
 
-class Staking(enum.Enum):
-    """How a caster sets the next stake from the last results."""
-
-    FLAT = "flat"
-    MARTINGALE = "martingale"
-    PAROLI = "paroli"
-
-
 _STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
-_DEFAULT_CAP = {Staking.FLAT: 0, Staking.MARTINGALE: 6, Staking.PAROLI: 3}
+"""How the kernels name each progression of :mod:`hazard.core.staking` (whose rules they implement)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +85,12 @@ class SessionConfig:
             raise InvalidError(
                 f"invalid bankroll {self.bankroll!r}: expected at least the stake ({self.stake:g})"
             )
-        if self.cap is not None:
-            _whole("progression cap", self.cap, 1, 30)
+        StakingPlan(self.staking, self.cap)  # a bad cap is refused as the core defines it
 
     @property
     def progression_cap(self) -> int:
-        """The cap in force: the one given, or the policy's default."""
-        return _DEFAULT_CAP[self.staking] if self.cap is None else self.cap
+        """The cap in force: the one given, or the progression's default (:class:`StakingPlan`)."""
+        return StakingPlan(self.staking, self.cap).limit
 
 
 def _whole(what: str, value: object, low: int, high: int) -> None:
