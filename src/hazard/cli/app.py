@@ -22,12 +22,14 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from hazard.core.errors import InvalidError, quoted
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "MAX_WHOLE",
@@ -215,6 +217,10 @@ PaytableOption = Annotated[
 
 
 def console() -> Console:
+    """Rich's console for standard output (imported here, when something is drawn: a command whose output is
+    JSON or CSV does not load Rich at all)."""
+    from rich.console import Console  # noqa: PLC0415
+
     console = Console(highlight=False)
     if not console.is_terminal:
         # Piped or captured output has no width to measure; Rich's 80 would fold the wider tables.

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
 from hazard.cli.app import (
     PaytableOption,
@@ -52,10 +51,12 @@ _SEEDS = "a whole number from 0 to 2**128 - 1"
 @contextmanager
 def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
     """A progress bar on standard error, shown only where it is a terminal."""
-    err = Console(stderr=True)
-    if not err.is_terminal:
+    if not sys.stderr.isatty():
         yield lambda done: None
         return
+    from rich.console import Console  # noqa: PLC0415 - see below
+
+    err = Console(stderr=True)
     # Rich's progress bar, tables and text are imported only where they are drawn: a run whose output is
     # JSON or CSV for a pipe (the benchmark's) does not pay for them.
     from rich.progress import (  # noqa: PLC0415
