@@ -107,3 +107,16 @@ def test_without_the_extra_the_cluster_option_says_what_to_install(monkeypatch: 
     monkeypatch.setattr(builtins, "__import__", no_distributed)
     with pytest.raises(InvalidError, match=r"pip install 'hazard\[distributed\]'"):
         _enter(connect("tcp://127.0.0.1:8786"))
+
+
+def test_a_block_that_fails_on_the_cluster_is_one_clear_error(scheduler: str) -> None:
+    from hazard.sim.workers import PoolFailed, run_blocks
+
+    def broken(block: int) -> int:  # nested: sent to the workers by value, as the study's blocks are
+        raise RuntimeError(f"the worker lost block {block}")
+
+    with (
+        connect(scheduler) as pool,
+        pytest.raises(PoolFailed, match="block 0 of the study failed on the cluster"),
+    ):
+        run_blocks(3, broken, lambda _: None, threads=1, pool=pool)

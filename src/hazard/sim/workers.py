@@ -17,12 +17,18 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import dataclass
 from typing import TypeVar
 
-__all__ = ["PROGRESS_INTERVAL", "Pool", "run_blocks"]
+from hazard.core.errors import HazardError, InvalidError
+
+__all__ = ["PROGRESS_INTERVAL", "Pool", "PoolFailed", "run_blocks"]
 
 T = TypeVar("T")
 
 PROGRESS_INTERVAL = 0.1
 """Seconds between calls of ``progress``, at least (the last block is always reported)."""
+
+
+class PoolFailed(InvalidError):
+    """A block could not be played where a :class:`Pool` sent it (a worker lost, a broken installation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +81,7 @@ def run_blocks(
                 handed += 1
             wait([running[0]], return_when=FIRST_COMPLETED)  # the next in order; others finish meanwhile
             while running and running[0].done():
-                fold(running.popleft().result())
+                fold(_result(running.popleft(), folded, own))
                 folded += 1
             now = time.monotonic()
             if progress is not None and (now - shown >= PROGRESS_INTERVAL or folded == blocks):
@@ -97,3 +103,18 @@ def run_blocks(
         if own:
             executor.shutdown(wait=True, cancel_futures=True)
     return folded, interrupted
+
+
+def _result(future: Future[T], block: int, own: bool) -> T:
+    """A block's result; where a pool played it, its failure as one clear error (a bug here is raised as
+    it is)."""
+    if own:
+        return future.result()
+    try:
+        return future.result()
+    except HazardError:
+        raise
+    except Exception as error:  # the cluster's own failure: a worker lost, a worker that cannot import
+        raise PoolFailed(
+            f"block {block} of the study failed on the cluster: {type(error).__name__}: {error}"
+        ) from None
