@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,12 +27,22 @@ from hazard.cli.app import (
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset, paytable_for
-from hazard.sim import Estimate, Pool, SessionConfig, Staking
+from hazard.sim import Pool, SessionConfig, Staking
 from hazard.sim.cluster import connect
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS, MAX_ROUNDS, check_run
 from hazard.sim.stream import MAX_SEED
-from hazard.study import RoundsStudy, SessionsStudy, study_rounds, study_sessions
+from hazard.study import (
+    FIGURE_COLUMNS,
+    MAIN_COLUMNS,
+    RoundsStudy,
+    SessionsStudy,
+    figure_cells,
+    interval_text,
+    number_text,
+    study_rounds,
+    study_sessions,
+)
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -80,18 +89,6 @@ def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
         yield lambda done: bar.update(task, completed=done)
 
 
-def _fmt(value: float | None, digits: int = 5) -> str:
-    return "—" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
-
-
-def _z(value: float | None) -> str:
-    return "—" if value is None or not math.isfinite(value) else f"{value:+.2f}"
-
-
-def _ci(estimate: Estimate, digits: int = 5) -> str:
-    return f"[{_fmt(estimate.low, digits)}, {_fmt(estimate.high, digits)}]"
-
-
 def _rounds_view(study: RoundsStudy) -> Group:
     from rich import box  # noqa: PLC0415 - see _progress
     from rich.console import Group  # noqa: PLC0415
@@ -102,35 +99,17 @@ def _rounds_view(study: RoundsStudy) -> Group:
     counts = stats.counts
     head = Text(study.heading(), style="bold")
     table = Table(box=box.SIMPLE_HEAD, title="Each figure beside the exact analyser's", title_justify="left")
-    for column in ("figure", "simulated", "95% interval", "exact", "z"):
+    for column in FIGURE_COLUMNS:
         table.add_column(column, justify="left" if column == "figure" else "right")
     for figure in study.figures():
-        digits = figure.digits
-        table.add_row(
-            figure.name,
-            _fmt(figure.simulated.value, digits),
-            _ci(figure.simulated, digits),
-            _fmt(figure.exact, digits),
-            _z(figure.z),
-        )
+        table.add_row(*figure_cells(figure))
     parts: list[Any] = [head, table]
     if stats.mains:
         per_main = Table(box=box.SIMPLE_HEAD, title="By main", title_justify="left")
-        for column in ("main", "rounds", "share", "exact", "win rate", "exact", "z", "throws", "exact"):
+        for column in MAIN_COLUMNS:
             per_main.add_column(column, justify="right")
-        for group in stats.mains:
-            e = exact.mains.get(group.main or 0)
-            per_main.add_row(
-                str(group.main),
-                f"{group.rounds:,}",
-                _fmt(group.share.value, 4),
-                _fmt(None if e is None else e.p_main, 4),
-                _fmt(group.win.value),
-                _fmt(None if e is None else e.p_win),
-                _z(None if e is None else group.win.z_rate(e.p_win)),
-                _fmt(group.throws.value, 3),
-                _fmt(None if e is None else e.expected_throws, 3),
-            )
+        for row in study.main_rows():
+            per_main.add_row(*row)
         parts.append(per_main)
     parts.append(
         Text(
@@ -162,9 +141,9 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
     table.add_column("value", justify="right")
     table.add_column("95% interval / spread", justify="right")
     ruin = study.ruin
-    table.add_row("risk of ruin (first player)", f"{ruin.value:.4f}", _ci(ruin, 4))
+    table.add_row("risk of ruin (first player)", f"{ruin.value:.4f}", interval_text(ruin, 4))
     anyone = study.any_ruin
-    table.add_row("some player ruined", f"{anyone.value:.4f}", _ci(anyone, 4))
+    table.add_row("some player ruined", f"{anyone.value:.4f}", interval_text(anyone, 4))
     first = json_dict["final_bankroll_first_player"]
     if first["mean"] is not None:
         q = first["quantiles"]
@@ -179,14 +158,14 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
         table.add_row(
             "rounds a caster kept the dice",
             f"{kept.value:.3f}",
-            _ci(kept, 3) + ("" if exact_kept is None else f"  (exact, no ruin: {exact_kept:.3f})"),
+            interval_text(kept, 3) + ("" if exact_kept is None else f"  (exact, no ruin: {exact_kept:.3f})"),
         )
     else:
         table.add_row("rounds a caster kept the dice", "—", "the dice never passed by the rule")
     edge = json_dict["exact_edge"]
     table.add_row(
         "setters' take per unit staked",
-        _fmt(study.take_per_unit),
+        number_text(study.take_per_unit),
         "" if edge is None else f"exact edge {edge:+.5f}",
     )
     table.add_row("setters' take, all sessions", f"{float(study.setters_take.sum()):,.2f}", "")

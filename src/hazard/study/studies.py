@@ -43,10 +43,28 @@ from hazard.sim import (
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS
 from hazard.study.exact import ExactFigures
 
-__all__ = ["Figure", "RoundsStudy", "SessionsStudy", "main_text", "study_rounds", "study_sessions"]
+__all__ = [
+    "FIGURE_COLUMNS",
+    "MAIN_COLUMNS",
+    "Figure",
+    "RoundsStudy",
+    "SessionsStudy",
+    "figure_cells",
+    "interval_text",
+    "main_text",
+    "number_text",
+    "study_rounds",
+    "study_sessions",
+    "z_text",
+]
 
 Progress = Callable[[int], None]
 """Called with the rounds (or sessions) played so far."""
+
+FIGURE_COLUMNS = ("figure", "simulated", "95% interval", "exact", "z")
+"""The columns of :func:`figure_cells`."""
+MAIN_COLUMNS = ("main", "rounds", "share", "exact", "win rate", "exact", "z", "throws", "exact")
+"""The columns of :meth:`RoundsStudy.main_rows`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,35 +181,32 @@ class RoundsStudy:
             f"{counts.throws:,} throws in {counts.seconds:.2f} s on {counts.workers} worker(s)"
         )
 
-    def _repr_html_(self) -> str:
-        rows = [
-            (
-                f.name,
-                _number(f.simulated.value, f.digits),
-                _interval(f.simulated, f.digits),
-                _number(f.exact, f.digits),
-                _z(f.z),
-            )
-            for f in self.figures()
-        ]
-        parts = [_table(self.heading(), ("figure", "simulated", "95% interval", "exact", "z"), rows)]
-        if self.stats.mains:
-            by_main = []
-            for group in self.stats.mains:
-                e = self.exact.mains.get(group.main or 0)
-                by_main.append(
-                    (
-                        str(group.main),
-                        f"{group.rounds:,}",
-                        _number(group.share.value, 4),
-                        _number(None if e is None else e.p_main, 4),
-                        _number(group.win.value),
-                        _number(None if e is None else e.p_win),
-                        _z(None if e is None else group.win.z_rate(e.p_win)),
-                    )
+    def main_rows(self) -> list[tuple[str, ...]]:
+        """Each main's figures beside its exact ones, as text (:data:`MAIN_COLUMNS`): empty where the
+        rounds are not grouped by main."""
+        rows: list[tuple[str, ...]] = []
+        for group in self.stats.mains:
+            e = self.exact.mains.get(group.main or 0)
+            rows.append(
+                (
+                    str(group.main),
+                    f"{group.rounds:,}",
+                    number_text(group.share.value, 4),
+                    number_text(None if e is None else e.p_main, 4),
+                    number_text(group.win.value),
+                    number_text(None if e is None else e.p_win),
+                    z_text(None if e is None else group.win.z_rate(e.p_win)),
+                    number_text(group.throws.value, 3),
+                    number_text(None if e is None else e.expected_throws, 3),
                 )
-            columns = ("main", "rounds", "share", "exact", "win rate", "exact", "z")
-            parts.append(_table("By main", columns, by_main))
+            )
+        return rows
+
+    def _repr_html_(self) -> str:
+        rows = [figure_cells(f) for f in self.figures()]
+        parts = [_table(self.heading(), FIGURE_COLUMNS, rows)]
+        if self.stats.mains:
+            parts.append(_table("By main", MAIN_COLUMNS, self.main_rows()))
         parts.append(f"<p>Dice passing: {escape(self.exact.dice_passing)}.</p>")
         if self.interrupted:
             counts = self.stats.counts
@@ -312,16 +327,8 @@ class SessionsStudy:
         )
 
     def _repr_html_(self) -> str:
-        rows = [
-            (
-                f.name,
-                _number(f.simulated.value, f.digits),
-                _interval(f.simulated, f.digits),
-                _number(f.exact, f.digits),
-            )
-            for f in self.figures()
-        ]
-        parts = [_table(self.heading(), ("figure", "simulated", "95% interval", "exact"), rows)]
+        rows = [figure_cells(f, z=False) for f in self.figures()]
+        parts = [_table(self.heading(), FIGURE_COLUMNS[:-1], rows)]
         parts.append(f"<p>Dice passing: {escape(self.exact.dice_passing)}.</p>")
         if self.interrupted:
             study = self.sessions
@@ -357,18 +364,30 @@ def study_sessions(
 # --- the HTML table --------------------------------------------------------------------------------------
 
 
-def _number(value: float | None, digits: int = 5) -> str:
+def number_text(value: float | None, digits: int = 5) -> str:
+    """A figure as a study shows it: ``digits`` decimals, or a dash where there is none."""
     return "—" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
 
 
-def _interval(estimate: Estimate, digits: int = 5) -> str:
-    if not (math.isfinite(estimate.low) and math.isfinite(estimate.high)):
-        return "—"
-    return f"{estimate.low:.{digits}f} – {estimate.high:.{digits}f}"
+def interval_text(estimate: Estimate, digits: int = 5) -> str:
+    """A 95% interval as a study shows it: ``[low, high]``."""
+    return f"[{number_text(estimate.low, digits)}, {number_text(estimate.high, digits)}]"
 
 
-def _z(value: float | None) -> str:
+def z_text(value: float | None) -> str:
+    """A z-score as a study shows it: signed, two decimals."""
     return "—" if value is None or not math.isfinite(value) else f"{value:+.2f}"
+
+
+def figure_cells(figure: Figure, *, z: bool = True) -> tuple[str, ...]:
+    """A figure's line as text: name, simulated, interval, exact (and z)."""
+    cells = (
+        figure.name,
+        number_text(figure.simulated.value, figure.digits),
+        interval_text(figure.simulated, figure.digits),
+        number_text(figure.exact, figure.digits),
+    )
+    return (*cells, z_text(figure.z)) if z else cells
 
 
 def _table(caption: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
