@@ -612,6 +612,11 @@ BOTS = "expected a number of bots from 0 to 9, or NAME[:POLICY[:BANKROLL]] separ
             ["play", "--bots", "0", "--unit", "2"],
             "error: invalid option --unit with --bots 0: it is what the bots",
         ),
+        (
+            ["play", "--bots", "0", "--bot-staking", "martingale"],
+            "error: invalid option --bot-staking with --bots 0: it is what the bots",
+        ),
+        (["play", "--bot-staking", "doubling"], "error: Invalid value for '--bot-staking'"),
         (["play", "--bots", "Bob:setter:" + "9" * 5000], "error: invalid bankroll '9999999999999999…' (5000"),
         (
             ["play", "--bots", ",,"],
@@ -1146,3 +1151,13 @@ def test_the_dice_are_fair_unless_asked_otherwise(capsys: pytest.CaptureFixture[
     assert fails(capsys, "play", "--resume", "--dice", "fair", "--db", db).startswith(
         "error: invalid option --dice with --resume"
     )
+
+
+def test_setter_bots_may_stake_by_a_progression_kept_for_a_resume(tmp_path: Path) -> None:
+    out, db = _play(tmp_path, "quit", args=("--bots", "Sam", "--unit", "2", "--bot-staking", "martingale"))
+    assert "bot unit 2.00, martingale stakes" in out
+    info = GameStore.open(str(db), access=Access.READ).load(1).info
+    assert info.settings == {"bot_unit": "2/1", "bot_staking": "martingale"}
+    again = run_hazard(tmp_path, "play", "--resume", "--db", str(db), lines=("quit",))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "martingale stakes" in again.stdout

@@ -60,3 +60,17 @@ def test_a_bad_cap_is_refused(cap: object) -> None:
         InvalidError, match=rf"invalid progression cap .*: expected a whole number from 1 to {MAX_CAP}"
     ):
         StakingPlan(Staking.MARTINGALE, cap)  # type: ignore[arg-type]
+
+
+@given(st.sampled_from(list(Staking)), st.integers(1, MAX_CAP), st.text(alphabet="WL", max_size=60))
+def test_the_steps_of_a_run_are_what_the_results_make_one_by_one(
+    staking: Staking, cap: int, results: str
+) -> None:
+    """A table keeps each player's run of results, not his steps: the run must come to the same steps."""
+    plan = StakingPlan(staking, cap)
+    steps = run = 0
+    for result in results:
+        won = result == "W"
+        steps = plan.after(steps, won=won)
+        run = (run + 1 if run > 0 else 1) if won else (run - 1 if run < 0 else -1)
+        assert plan.steps(run) == steps

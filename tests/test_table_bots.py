@@ -3,6 +3,7 @@ caster calls (worked out by hand, and agreeing with the exact analysis), and a p
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -23,6 +24,7 @@ from hazard.core.rulesets import (
     find_ruleset,
     paytable_for,
 )
+from hazard.core.staking import Staking, StakingPlan
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -505,3 +507,49 @@ def test_a_table_of_bots_plays_itself() -> None:
     assert all(entry.actor.name in ("Cas", "Sam", "Bea") for entry in session.entries)
     assert store.load(session.game).table == session.table
     store.close()
+
+
+# --- staking by a progression ----------------------------------------------------------------------------
+
+
+def test_a_players_run_of_stakes_is_kept_by_the_table() -> None:
+    """Bob stakes against Ann at wikipedia's table (main 7: nick 7 and 11, out 2, 3 and 12)."""
+    table = seat("wikipedia", ("Ann", 1000, None), ("Bob", 1000, SETTER))
+    stake = Stake("Bob", Fraction(1))
+    runs = []
+    for roll in (t(7), t(11), t(2), t(3), t(7)):
+        table = run(table, by("Bob", stake), Call(7), roll)
+        runs.append(table.player("Bob").run)
+    assert runs == [-1, -2, 1, 2, -1]  # the caster nicks twice, is out twice, nicks again
+    assert table.player("Ann").run == 0  # a caster's own stake is not a setter's
+
+
+@pytest.mark.parametrize(
+    ("staking", "runs", "stakes"),
+    [
+        (Staking.FLAT, [0, -1, -3, 2], [2, 2, 2, 2]),
+        (Staking.MARTINGALE, [0, -1, -3, 2], [2, 4, 16, 2]),
+        (Staking.PAROLI, [0, 1, 2, 3, -1], [2, 4, 8, 2, 2]),
+    ],
+)
+def test_a_setter_bot_stakes_its_unit_by_its_progression(
+    staking: Staking, runs: list[int], stakes: list[int]
+) -> None:
+    brains = BotBrains(Fraction(2), StakingPlan(staking))
+    table = seat("wikipedia", ("Ann", 1000, None), ("Bob", 1000, SETTER))
+    laid = []
+    for bob_run in runs:
+        players = tuple(replace(p, run=bob_run) if p.name == "Bob" else p for p in table.players)
+        (move,) = brains.stakes(replace(table, players=players))
+        assert isinstance(move.action, Stake)
+        laid.append(move.action.amount)
+    assert laid == stakes
+
+
+def test_the_brains_are_kept_in_a_games_settings_and_read_back() -> None:
+    for brains in (BotBrains(), BotBrains(Fraction(5, 2), StakingPlan(Staking.MARTINGALE))):
+        assert BotBrains.from_settings(brains.settings()) == brains
+    assert BotBrains().settings() == {"bot_unit": "1/1"}  # flat, as every game before progressions
+    assert BotBrains.from_settings({}) == BotBrains()
+    with pytest.raises(InvalidError, match="invalid bot staking 'doubling' in the game's settings"):
+        BotBrains.from_settings({"bot_unit": "1", "bot_staking": "doubling"})

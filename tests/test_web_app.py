@@ -110,6 +110,20 @@ def test_a_table_is_set_up_from_an_uploaded_ruleset_file(client: TestClient) -> 
     assert (state["ruleset"], state["dice"], state["money"]) == ("britannica-1911", "typed", "exact")
 
 
+def test_the_host_sets_what_the_bots_stake_and_how_kept_with_the_table(db: str) -> None:
+    setup = {"ruleset": "wikipedia", "bot_unit": "2", "bot_staking": "martingale"}
+    with TestClient(create_app(WebConfig(db=db, poll=0.05))) as client:
+        made = client.post("/api/tables", json=setup)
+        assert made.status_code == 201, made.text
+    store = GameStore.open(db, access=Access.READ)
+    assert store.load(made.json()["id"]).info.settings == {
+        "money": "decimal",
+        "bot_unit": "2/1",
+        "bot_staking": "martingale",
+    }
+    store.close()
+
+
 @pytest.mark.parametrize(
     ("setup", "fragments"),
     [
@@ -123,6 +137,7 @@ def test_a_table_is_set_up_from_an_uploaded_ruleset_file(client: TestClient) -> 
         ({"ruleset": "craps", "dice": "loaded"}, ["dice"]),
         ({"ruleset": "craps", "money": "groats"}, ["money"]),
         ({"ruleset": "craps", "bot_unit": "-1"}, ["bot stake unit"]),
+        ({"ruleset": "craps", "bot_staking": "doubling"}, ["bot_staking"]),
         ({"ruleset": "craps", "surprise": 1}, ["surprise"]),
         ({"ruleset": "craps", "label": "x" * 81}, ["label"]),
     ],

@@ -27,12 +27,12 @@ from rich.text import Text
 from hazard.cli.app import PaytableOption, app, console, one_line, refuse_with, whole_number
 from hazard.cli.commands import PLAY_HELP, REFEREE_HELP, Act, Fix, Meta, parse_line
 from hazard.cli.record import DbOption, MoneyOption, game_number
-from hazard.cli.tableview import BOT_UNIT, entries_view, info_text, round_line, rules_text, table_view
+from hazard.cli.tableview import entries_view, info_text, round_line, rules_text, table_view
 from hazard.core.errors import HazardError, InvalidError, quoted
-from hazard.core.numbers import fraction_text
 from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset
+from hazard.core.staking import Staking, StakingPlan
 from hazard.table import (
     REFEREE,
     Access,
@@ -472,6 +472,14 @@ def play(
     unit: Annotated[
         str | None, typer.Option("--unit", help="What a setter bot stakes, a bystander bets (default 1).")
     ] = None,
+    bot_staking: Annotated[
+        Staking | None,
+        typer.Option(
+            "--bot-staking",
+            help="How a setter bot sets its stake from the unit: flat (the default), martingale (doubled "
+            "after each stake it lost, at most 6 times) or paroli (doubled after each it won, 3 at most).",
+        ),
+    ] = None,
     dice: Annotated[
         PlayDice | None,
         typer.Option(
@@ -497,6 +505,7 @@ def play(
         "--bankroll": bankroll,
         "--bots": bots,
         "--unit": unit,
+        "--bot-staking": bot_staking,
         "--dice": dice,
         "--seed": seed,
     }
@@ -522,9 +531,16 @@ def play(
     stake = parse_money(DEFAULT_BANKROLL if bankroll is None else bankroll, what="bankroll")
     robots = parse_bots(DEFAULT_BOTS if bots is None else bots, you, stake)
     if not robots:
-        refuse_with("--bots 0", {"--unit": unit}, "it is what the bots stake and bet, and there are none")
+        refuse_with(
+            "--bots 0",
+            {"--unit": unit, "--bot-staking": bot_staking},
+            "it is what the bots stake and bet, and there are none",
+        )
     sits = [Sit(you, stake), *robots]
-    stake_unit = parse_money("1" if unit is None else unit, what="bot stake unit")
+    brains = BotBrains(
+        parse_money("1" if unit is None else unit, what="bot stake unit"),
+        StakingPlan(bot_staking or Staking.FLAT),
+    )
     seed_number = None if seed is None else whole_number(seed, what="--seed", expected=_SEEDS)
     if seed_number is not None:
         SeededDice(seed_number)  # the table's own refusal of a seed its dice cannot take
@@ -540,8 +556,8 @@ def play(
             dice=kind,
             seed=seed_number,
             kind=GameKind.PLAY,
-            settings={BOT_UNIT: fraction_text(stake_unit)},
-            brains=BotBrains(stake_unit),
+            settings=brains.settings(),
+            brains=brains,
             seats=sits,
         )
         _intro(screen, session, money, resumed=False)
@@ -582,8 +598,7 @@ def _resume_play(
             f"invalid resume of game {session.game} with hazard play: it needs exactly one person "
             f"at the table, and it has {len(people)}"
         )
-    stake_unit = parse_money(session.info.settings.get(BOT_UNIT, "1"), what="bot stake unit")
-    session.brains = BotBrains(stake_unit)
+    session.brains = BotBrains.from_settings(session.info.settings)
     _intro(screen, session, money, resumed=True)
     _announce_main(screen, session)
     return PlayLoop(session, screen, db, money, people[0])

@@ -19,6 +19,8 @@ from rich.text import Text
 from hazard.core.passing import passing_text
 from hazard.core.rules import StakeArrangement
 from hazard.table import (
+    SETTING_STAKING,
+    SETTING_UNIT,
     GameInfo,
     Hand,
     MoneyStyle,
@@ -34,7 +36,6 @@ from hazard.table import (
 )
 
 __all__ = [
-    "BOT_UNIT",
     "entries_view",
     "game_csv",
     "info_text",
@@ -50,16 +51,16 @@ _STAKES = {
     StakeArrangement.ALL_AGAINST_CASTER: "everyone against the caster",
 }
 
-BOT_UNIT = "bot_unit"
-"""The setting in which ``hazard play`` keeps what its bots stake."""
-
 
 def info_text(info: GameInfo, money: MoneyStyle = MoneyStyle.DECIMAL) -> str:
     """What a game was set up with, on one line."""
     label = f" · {info.label}" if info.label else ""
-    unit = info.settings.get(BOT_UNIT)
+    unit = info.settings.get(SETTING_UNIT)
     if unit is not None:
         label += f" · bot unit {format_money(Fraction(unit), money)}"
+    staking = info.settings.get(SETTING_STAKING)
+    if staking is not None:
+        label += f", {staking} stakes"
     return (
         f"Game {info.id}{label} · {info.ruleset.id}, paytable {info.paytable.id}, "
         f"stakes {info.stakes.value} · {info.dice.describe(info.seed)} · started {info.created}"

@@ -2,7 +2,8 @@
 
 A progression counts *steps*: the stake is the base stake doubled once a step, at most ``cap`` times. The
 simulator's session kernels implement these rules in C (``hazard/sim/native.c``), and the tests hold them to
-this definition; a front end or a bot that stakes by a progression asks it here.
+this definition; the table's bots stake by it too (:class:`hazard.table.BotBrains`), from each player's run
+of results, which the table keeps.
 
 - ``flat``: always the base stake (no steps).
 - ``martingale``: a step more after each lost round, back to the base after a win.
@@ -65,6 +66,19 @@ class StakingPlan:
     def multiple(self, steps: int) -> int:
         """The stake, as a multiple of the base, after ``steps`` steps."""
         return 1 << min(steps, self.limit)
+
+    def steps(self, run: int) -> int:
+        """The steps a run of results comes to: ``run`` rounds won in a row (above 0) or lost in a row
+        (below 0), as a table keeps them; what :meth:`after` makes of those results, one by one, from 0.
+
+        >>> StakingPlan(Staking.MARTINGALE).steps(-3), StakingPlan(Staking.PAROLI).steps(4)
+        (3, 1)
+        """
+        if self.staking is Staking.MARTINGALE:
+            return max(0, -run)
+        if self.staking is Staking.PAROLI:
+            return max(0, run) % self.limit
+        return 0
 
     def after(self, steps: int, *, won: bool) -> int:
         """The steps after a round that the staker won (``won``) or lost, from ``steps``."""

@@ -53,7 +53,7 @@ from hazard.table.actions import (
     parse_fix,
     parse_odds,
 )
-from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
+from hazard.table.bots import SETTING_STAKING, SETTING_UNIT, BotBrains, BotMove, MainChoice, best_main
 from hazard.table.choices import Choices, choices
 from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
 from hazard.table.events import (
@@ -130,6 +130,8 @@ __all__ = [
     "MAX_GAME",
     "MAX_REQUEST",
     "REFEREE",
+    "SETTING_STAKING",
+    "SETTING_UNIT",
     "Access",
     "Actor",
     "ActorError",

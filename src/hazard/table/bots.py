@@ -3,8 +3,10 @@
 Bots choose; they never roll. Their choices are deterministic, so a game with bots and seeded dice replays
 the same from its record. Policies (:class:`~hazard.table.actions.BotPolicy`):
 
-- ``setter``: stakes the table's unit against the caster whenever it can cover it, and takes any side bet
-  offered on one of the even-money propositions the 1674 source recommends.
+- ``setter``: stakes against the caster whenever it can cover it, and takes any side bet offered on one of
+  the even-money propositions the 1674 source recommends. Its stake is the table's unit, or, under a staking
+  progression (:mod:`hazard.core.staking`, the one the simulator's sessions stake by), the unit doubled as
+  the progression says from its run of results.
 - ``bystander``: stakes nothing; at the start of each round offers one of those even-money bets (in turn)
   if it has none open, and takes such bets when offered.
 
@@ -15,22 +17,26 @@ it takes it (:meth:`BotBrains.cover`); a bot caster agrees to a late bet wheneve
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
 from hazard.core.dice import ways
 from hazard.core.engine import Call, Mover, to_move
-from hazard.core.errors import HazardError, InvalidError
+from hazard.core.errors import HazardError, InvalidError, quoted
+from hazard.core.numbers import fraction_text
 from hazard.core.paytable import Paytable
 from hazard.core.propositions import SOURCE_BETS, parse_proposition
 from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
+from hazard.core.staking import Staking, StakingPlan
 from hazard.core.state import Outcome, Phase, Termination
 from hazard.table.actions import Actor, BotPolicy, OfferBet, Stake, TableAction, TakeBet
+from hazard.table.money import parse_money
 from hazard.table.state import Table
 from hazard.table.transitions import apply_action
 
-__all__ = ["BotBrains", "BotMove", "MainChoice", "best_main"]
+__all__ = ["SETTING_STAKING", "SETTING_UNIT", "BotBrains", "BotMove", "MainChoice", "best_main"]
 
 _FAIR_BETS = frozenset(parse_proposition(text) for text in SOURCE_BETS)
 
@@ -97,15 +103,48 @@ class BotMove:
     by: Actor
 
 
+SETTING_UNIT = "bot_unit"
+"""The game's setting that keeps the bots' stake unit (as exact text)."""
+SETTING_STAKING = "bot_staking"
+"""The game's setting that keeps the setter bots' progression (absent: flat)."""
+
+
 @dataclass(frozen=True)
 class BotBrains:
-    """What the bots at a table know: the stake unit a setter stakes and a bystander bets."""
+    """What the bots at a table know: the stake unit a setter stakes and a bystander bets, and the staking
+    progression a setter follows from it."""
 
     unit: Fraction = Fraction(1)
+    plan: StakingPlan = field(default_factory=StakingPlan)
 
     def __post_init__(self) -> None:
         if self.unit <= 0:
             raise InvalidError(f"invalid bot stake unit {self.unit}: expected more than 0")
+
+    def settings(self) -> dict[str, str]:
+        """These brains as a game's settings keep them (what :meth:`from_settings` reads back)."""
+        kept = {SETTING_UNIT: fraction_text(self.unit)}
+        if self.plan.staking is not Staking.FLAT:
+            kept[SETTING_STAKING] = self.plan.staking.value
+        return kept
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str]) -> BotBrains:
+        """The brains a game's settings keep (a game without them: a unit of 1, flat stakes)."""
+        unit = parse_money(settings.get(SETTING_UNIT, "1"), what="bot stake unit")
+        staking = settings.get(SETTING_STAKING, Staking.FLAT.value)
+        try:
+            plan = StakingPlan(Staking(staking))
+        except ValueError:
+            raise InvalidError(
+                f"invalid bot staking {quoted(staking)} in the game's settings: expected "
+                f"{', '.join(s.value for s in Staking)}"
+            ) from None
+        return cls(unit, plan)
+
+    def stake(self, run: int) -> Fraction:
+        """What a setter bot stakes after ``run`` (its stakes settled the same way in a row)."""
+        return self.unit * self.plan.multiple(self.plan.steps(run))
 
     def call(self, table: Table) -> BotMove | None:
         """The call a bot caster makes now, if it holds the dice and must call."""
@@ -151,7 +190,7 @@ class BotBrains:
                 continue
             if table.stakes is StakeArrangement.SETTER_SUM and (table.wagers or moves):
                 break  # one setter's sum a round
-            move = BotMove(Stake(player.name, self.unit), Actor.player(player.name))
+            move = BotMove(Stake(player.name, self.stake(player.run)), Actor.player(player.name))
             if _accepted(table, move.action, move.by):
                 moves.append(move)
         return moves

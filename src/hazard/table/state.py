@@ -44,6 +44,9 @@ class Player:
     name: str
     bankroll: Fraction
     bot: BotPolicy | None = None
+    run: int = 0
+    """The player's stakes against the caster settled in a row the same way: won (above 0) or lost (below 0);
+    what a staking progression reads (:meth:`hazard.core.staking.StakingPlan.steps`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -362,13 +362,17 @@ def _pay(table: Table, transfers: list[Transfer]) -> Table:
 def _end_round(table: Table, caster: str, outcome: Outcome, events: list[AnyEvent]) -> Table:
     transfers: list[Transfer] = []
     net = table.paytable.caster_net(outcome)
+    results: dict[str, bool] = {}
     for wager in table.wagers:
         won = wager.amount * net
         if won > 0:
             transfers.append(Transfer(wager.opponent, caster, won))
         elif won < 0:
             transfers.append(Transfer(caster, wager.opponent, -won))
+        if won != 0:
+            results[wager.opponent] = won < 0  # the setter won what the caster lost
     table = _pay(replace(table, wagers=()), transfers)
+    table = _runs(table, results)
     events.append(RoundSettled(outcome, caster, tuple(transfers)))
     passing = table.ruleset.passing
     effect = passing_effect(passing, outcome.termination)
@@ -384,6 +388,22 @@ def _end_round(table: Table, caster: str, outcome: Outcome, events: list[AnyEven
         reason = "the throw for the main was no main" if effect is PassingEffect.PASS else passing.describe()
         table = _hand_on(table, caster, reason, events)
     return table
+
+
+def _runs(table: Table, results: dict[str, bool]) -> Table:
+    """Each player's run of stakes settled the same way, moved on by this round's result (``results``: won or
+    lost, by player; a stake that neither won nor lost leaves the run as it was)."""
+    if not results:
+        return table
+    return replace(
+        table, players=tuple(_run_on(p, results[p.name]) if p.name in results else p for p in table.players)
+    )
+
+
+def _run_on(player: Player, won: bool) -> Player:
+    if won:
+        return replace(player, run=player.run + 1 if player.run > 0 else 1)
+    return replace(player, run=player.run - 1 if player.run < 0 else -1)
 
 
 def _hand_on(table: Table, caster: str, reason: str, events: list[AnyEvent]) -> Table:

@@ -33,9 +33,11 @@ from hazard.core.rulesets import (
     find_ruleset,
     ruleset_from_toml,
 )
+from hazard.core.staking import Staking, StakingPlan
 from hazard.table import (
     MAX_GAME,
     ActorError,
+    BotBrains,
     BotPolicy,
     DiceKind,
     GameStore,
@@ -85,6 +87,9 @@ class NewTable(_Body):
     money: MoneyStyle = MoneyStyle.DECIMAL
     label: str = Field("", max_length=80)
     bot_unit: str = Field("1", max_length=64, description="what the bots stake")
+    bot_staking: Staking = Field(
+        Staking.FLAT, description="how a setter bot stakes from its unit: flat, martingale or paroli"
+    )
 
 
 class NewSeat(_Body):
@@ -364,9 +369,9 @@ def _spec(body: NewTable) -> TableSpec:
     if body.paytable is not None:
         find_paytable(body.paytable)  # a name that is not a paytable is refused as such
     paytable, _ = table_paytable(ruleset, body.paytable)
-    unit = parse_money(body.bot_unit, what="bot stake unit")
+    bots = BotBrains(parse_money(body.bot_unit, what="bot stake unit"), StakingPlan(body.bot_staking))
     return TableSpec(
-        ruleset, paytable, body.stakes, body.dice, body.money, " ".join(body.label.split()), unit
+        ruleset, paytable, body.stakes, body.dice, body.money, " ".join(body.label.split()), bots
     )
 
 

@@ -26,7 +26,6 @@ import secrets
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -97,7 +96,6 @@ _CLIENT = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_REQUEST}}}$")
 MAX_TEXT = 500
 """The longest action text a client may send."""
 SETTING_MONEY = "money"
-SETTING_BOT_UNIT = "bot_unit"
 SETTING_HOST = "host"
 
 
@@ -124,7 +122,8 @@ class TableSpec:
     dice: DiceKind = DiceKind.FAIR
     money: MoneyStyle = MoneyStyle.DECIMAL
     label: str = ""
-    bot_unit: Fraction = Fraction(1)
+    bots: BotBrains = field(default_factory=BotBrains)
+    """What the bots seated at it stake, and how (kept in the game's settings)."""
 
     def __post_init__(self) -> None:
         if self.dice not in (DiceKind.FAIR, DiceKind.TYPED):
@@ -288,8 +287,8 @@ class Hub:
     async def create(self, spec: TableSpec) -> tuple[LiveTable, str]:
         """A new table; returns it and its host's token (the only time the token is seen)."""
         token = new_token()
-        settings = {SETTING_MONEY: spec.money.value, SETTING_BOT_UNIT: str(spec.bot_unit)}
-        brains = BotBrains(spec.bot_unit)
+        settings = {SETTING_MONEY: spec.money.value, **spec.bots.settings()}
+        brains = spec.bots
 
         def start() -> Session:
             return Session.start(
@@ -356,8 +355,8 @@ class Hub:
             raise NoSuchTable(
                 f"illegal table {game}: game {game} is a {replayed.info.kind.label} game, not a web table"
             )
-        unit = Fraction(replayed.info.settings.get(SETTING_BOT_UNIT, "1"))
-        session = Session.resume(self.store, game, kind=GameKind.WEB, brains=BotBrains(unit))
+        brains = BotBrains.from_settings(replayed.info.settings)
+        session = Session.resume(self.store, game, kind=GameKind.WEB, brains=brains)
         live = LiveTable(session, requests=self.store.requests(game))
         live.closed = game in self.store.closed()
         for entry in replayed.entries[-KEPT:]:

@@ -18,6 +18,7 @@ from hazard.core.dice import Roll
 from hazard.core.numbers import readable_fraction
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import builtin_paytables, builtin_rulesets
+from hazard.core.staking import Staking
 from hazard.table import (
     Correction,
     DiceKind,
@@ -108,6 +109,7 @@ class Pages:
             f'<a class="button" href="/tables/{t["id"]}">join or watch</a></li>'
             for t in tables
         )
+        stakings = _options((s.value, s.value) for s in Staking)
         body = f"""
 <header><h1>Hazard</h1><p class="muted">The old dice game, at one table from any browser.</p></header>
 <main class="lobby">
@@ -123,6 +125,8 @@ class Pages:
 <label><input type="radio" name="dice" value="fair" checked> the server's fair dice</label>
 <label><input type="radio" name="dice" value="typed"> real dice, entered by a referee</label></fieldset>
 <label>Money <select name="money">{_options((m.value, m.value) for m in MoneyStyle)}</select></label>
+<label>Bots stake <input name="bot_unit" value="1" maxlength="64" inputmode="decimal"></label>
+<label>…and set their stakes <select name="bot_staking">{stakings}</select></label>
 <label>Name of the table <input name="label" maxlength="80" placeholder="e.g. The Groom Porter's"></label>
 <button type="submit">Set up the table</button>
 </form></section>

@@ -53,6 +53,8 @@
       }
       if (form.get("paytable")) data.paytable = form.get("paytable");
       if (form.get("stakes")) data.stakes = form.get("stakes");
+      if (form.get("bot_unit")) data.bot_unit = form.get("bot_unit");
+      if (form.get("bot_staking")) data.bot_staking = form.get("bot_staking");
       try {
         const made = await post("/api/tables", data);
         window.location.href = "/tables/" + made.id + (data.dice === "typed" ? "/referee" : "");
