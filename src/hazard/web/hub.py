@@ -179,9 +179,6 @@ class LiveTable:
     """The events, by entry, of the latest actions: what an action sent again is answered with."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
     closed: bool = False
-    dropped: bool = False
-    """Set when a write of it was lost with its batch: the session is ahead of the record, so the hub has
-    let it go (the table is loaded again when next needed)."""
 
     @property
     def game(self) -> int:
@@ -329,11 +326,12 @@ class Hub:
     @contextlib.asynccontextmanager
     async def locked(self, game: int) -> AsyncIterator[LiveTable]:
         """Table ``game`` under its lock, for reading it or acting on it: no write of it is under way, so
-        what it shows is committed, and nothing moves it on until the block ends."""
+        what it shows is committed, and nothing moves it on until the block ends. (A table let go while
+        this waited for its lock, its batch lost, is the hub's no more: the one read again is taken.)"""
         for _ in range(_TRIES):
             live = await self.table(game)
             async with live.lock:
-                if not live.dropped:
+                if self._tables.get(game) is live:
                     yield live
                     return
         raise RecordUnavailable(f"table {game} could not be read from the record: try again")
@@ -341,7 +339,6 @@ class Hub:
     def _drop(self, live: LiveTable) -> None:
         """Let go of a table whose session is ahead of the record (its batch did not commit): its followers
         reconnect, and whoever needs it next loads it from the record."""
-        live.dropped = True
         if self._tables.get(live.game) is live:
             del self._tables[live.game]
         for queue in list(live.listeners):
@@ -583,7 +580,7 @@ class Hub:
                 live = self._tables.get(game)
                 if live is not None and head > live.seq and not live.lock.locked():
                     async with live.lock:
-                        if live.dropped:
+                        if self._tables.get(game) is not live:  # let go meanwhile
                             continue
                         try:
                             caught = await asyncio.to_thread(live.session.catch_up)
