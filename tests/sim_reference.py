@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from hazard.core.staking import StakingPlan
-from hazard.sim.session import _STAKING_CODE
+from hazard.sim.session import _STAKING_CODE, SessionRows, SessionStudy, _joined
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "tally"]
+__all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "session_rows", "tally"]
 
 _LIMIT = np.uint64(WORD_LIMIT)
 _M11 = np.uint64(36**DIGITS_PER_WORD)
@@ -350,3 +350,10 @@ class ReferenceKernels:
     @staticmethod
     def play_sessions(*args: Any) -> int:
         return int(play_sessions(*args))
+
+
+def session_rows(study: SessionStudy) -> SessionRows:
+    """Every session of a study, a row each, played again from its seed (:meth:`SessionStudy.replay`)."""
+    blocks: list[SessionRows] = []
+    study.replay(blocks.append)
+    return _joined(blocks)

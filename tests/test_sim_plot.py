@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.sim_reference import session_rows
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset
@@ -44,13 +45,14 @@ def test_the_dice_passing_panel_says_what_it_draws() -> None:
         compile_table(find_ruleset("wikipedia"), 7), SessionConfig(sessions=40, rounds=120), seed=2
     )
     panel = sessions_figure(study).axes[2]
-    passed = float(study.hands.mean())
+    hands = session_rows(study).hands
+    passed = float(hands.mean())
     assert panel.get_xlabel() == "times the dice passed by the rule in a session"
     assert panel.get_ylabel() == "sessions"
     assert panel.get_title() == f"Dice passing: the dice passed {passed:.2f} times a session by the rule"
     assert "kept" not in panel.get_title()
     heights = [patch.get_height() for patch in panel.patches]
-    assert heights == [float((study.hands == k).sum()) for k in range(len(heights))]
+    assert heights == [float((hands == k).sum()) for k in range(len(heights))]
     (mean_line,) = panel.get_lines()
     assert mean_line.get_xdata()[0] == pytest.approx(passed)
 

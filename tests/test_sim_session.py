@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from tests.sim_reference import session_rows
 
 from hazard.core.errors import InvalidError
 from hazard.core.rules import Ruleset
@@ -16,12 +17,12 @@ from hazard.core.rulesets import (
     find_ruleset,
     paytable_for,
 )
-from hazard.sim import SessionConfig, Staking, compile_table, simulate_sessions
-from hazard.sim.session import _most_won, _nets
+from hazard.sim import SessionConfig, SessionStudy, Staking, compile_table, simulate_sessions
+from hazard.sim.session import QUANTILES, _most_won, _nets
 from hazard.sim.stream import BLOCK_SESSIONS
 
 
-def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> object:
+def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> SessionStudy:
     ruleset = find_ruleset(name)
     return simulate_sessions(
         compile_table(ruleset, main),
@@ -33,11 +34,11 @@ def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> o
 
 @pytest.mark.parametrize("staking", list(Staking))
 def test_money_only_changes_hands_and_never_goes_below_zero(staking: Staking) -> None:
-    study = _study(sessions=40, rounds=300, players=3, bankroll=30, staking=staking)
-    assert np.allclose(study.bankrolls.sum(axis=1), 90.0)  # type: ignore[attr-defined]
-    assert (study.bankrolls >= -1e-9).all()  # type: ignore[attr-defined]
-    ruined = study.ruined_in >= 0  # type: ignore[attr-defined]
-    assert (study.bankrolls[ruined] < 1.0).all()  # type: ignore[attr-defined]
+    rows = session_rows(_study(sessions=40, rounds=300, players=3, bankroll=30, staking=staking))
+    assert np.allclose(rows.bankrolls.sum(axis=1), 90.0)
+    assert (rows.bankrolls >= -1e-9).all()
+    ruined = rows.ruined_in >= 0
+    assert (rows.bankrolls[ruined] < 1.0).all()
 
 
 def test_the_setters_take_matches_the_exact_edge() -> None:
@@ -64,7 +65,7 @@ def test_the_same_seed_gives_the_same_sessions_whatever_the_workers() -> None:
         )
         data = study.to_json_dict()
         data.pop("seconds")
-        return json.dumps(data, sort_keys=True) + repr(study.bankrolls.tolist())
+        return json.dumps(data, sort_keys=True) + repr(session_rows(study).bankrolls.tolist())
 
     assert run(1) == run(2) == run(3)
 
@@ -134,5 +135,57 @@ def test_long_sessions_are_blocks_of_their_own_and_the_workers_change_nothing() 
     one = simulate_sessions(table, config, seed=5, workers=1)
     two = simulate_sessions(table, config, seed=5, workers=2)
     assert two.workers == 2  # three blocks: both threads at work
-    assert one.bankrolls.tolist() == two.bankrolls.tolist()
-    assert int(one.played.sum()) == 3 * rounds
+    assert one.first_bankroll.distribution() is not None
+    assert repr(one.all_bankrolls.distribution()) == repr(two.all_bankrolls.distribution())
+    assert session_rows(one).played.tolist() == [rounds] * 3 == session_rows(two).played.tolist()
+    assert one.rounds_played == 3 * rounds
+
+
+@pytest.mark.parametrize("staking", [Staking.FLAT, Staking.MARTINGALE])
+def test_a_study_with_too_many_bankrolls_to_count_finds_the_same_figures_again(
+    staking: Staking, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past a tally's limit the quantiles come from replays of the sessions: the same figures, to the bit,
+    as counting every bankroll, and as NumPy over every session's row."""
+    from hazard.sim import tally
+
+    config = SessionConfig(sessions=5 * BLOCK_SESSIONS + 1, rounds=90, staking=staking)
+    counted = _study(**_fields(config))
+    monkeypatch.setattr(tally, "DISTINCT_LIMIT", 3)
+    monkeypatch.setattr(tally, "COLLECT_LIMIT", 4)
+    replayed = _study(**_fields(config))
+    assert counted.all_bankrolls.exact
+    assert not replayed.all_bankrolls.exact
+    assert replayed.to_json_dict() | {"seconds": 0} == counted.to_json_dict() | {"seconds": 0}
+    rows = session_rows(counted)
+    first = replayed.to_json_dict()["final_bankroll_all_players"]
+    assert first["quantiles"] == {str(q): float(np.quantile(rows.bankrolls, q)) for q in QUANTILES}  # type: ignore[index]
+    edges = np.linspace(0, 300, 13)
+    assert (
+        replayed.first_bankroll.histogram(edges, replayed.tally_replay(lambda r: r.bankrolls[:, 0])).tolist()
+        == np.histogram(rows.bankrolls[:, 0], edges)[0].tolist()
+    )
+
+
+def _fields(config: SessionConfig) -> dict[str, object]:
+    return {name: getattr(config, name) for name in ("sessions", "rounds", "staking")}
+
+
+def test_what_a_study_keeps_does_not_grow_with_its_sessions() -> None:
+    """Four times the sessions, the same memory at its peak: no row is kept per session."""
+    import tracemalloc
+
+    table = compile_table(find_ruleset("craps"))
+
+    def peak(sessions: int) -> int:
+        tracemalloc.start()
+        try:
+            simulate_sessions(table, SessionConfig(sessions=sessions, rounds=20), seed=1, workers=2)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(25_000), peak(100_000)
+    # a row a session would be 100,000 x 112 bytes (11 MB) at the larger size
+    assert large < 1.5 * small + 1_000_000, (small, large)
+    assert large < 8_000_000

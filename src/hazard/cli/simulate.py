@@ -168,7 +168,7 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
         number_text(study.take_per_unit),
         "" if edge is None else f"exact edge {edge:+.5f}",
     )
-    table.add_row("setters' take, all sessions", f"{float(study.setters_take.sum()):,.2f}", "")
+    table.add_row("setters' take, all sessions", f"{study.setters_take:,.2f}", "")
     parts: list[Any] = [head, table]
     parts.append(Text(f"{study.throws:,} throws in {study.seconds:.2f} s on {study.workers} worker(s)."))
     if study.interrupted:
@@ -335,7 +335,7 @@ def _sessions(  # noqa: PLR0917
     if output is TextFormat.JSON:
         print(json.dumps(data, indent=2))
     elif output is TextFormat.CSV:
-        print(report.to_csv(), end="")
+        report.write_csv(sys.stdout)
     else:
         console().print(_sessions_view(report, data))
     if plot is not None:

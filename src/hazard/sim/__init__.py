@@ -10,9 +10,10 @@ True
 """
 
 from hazard.sim.rounds import RoundCounts, simulate_rounds
-from hazard.sim.session import SessionConfig, SessionStudy, Staking, simulate_sessions
+from hazard.sim.session import SessionConfig, SessionRows, SessionStudy, Staking, simulate_sessions
 from hazard.sim.stats import Estimate, Exact, GroupStats, RoundStats, round_stats
 from hazard.sim.tables import RoundTable, compile_table, on_main
+from hazard.sim.tally import Tally
 from hazard.sim.workers import Pool
 
 __all__ = [
@@ -24,8 +25,10 @@ __all__ = [
     "RoundStats",
     "RoundTable",
     "SessionConfig",
+    "SessionRows",
     "SessionStudy",
     "Staking",
+    "Tally",
     "compile_table",
     "on_main",
     "round_stats",

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from hazard.core.errors import InvalidError, quoted
 from hazard.sim.stats import Exact, RoundStats
+from hazard.sim.tally import Replay, Tally
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -26,6 +28,8 @@ __all__ = ["plot_rounds", "plot_sessions", "sessions_figure"]
 
 _SIM = "#1f5fa8"
 _EXACT = "#d0542c"
+_BINS = 40
+"""Bars in a histogram of a session study's values."""
 
 
 def _figure(rows: int, columns: int, size: tuple[float, float]) -> tuple[Figure, list[Axes]]:
@@ -144,12 +148,13 @@ def sessions_figure(study: SessionStudy) -> Figure:
         f"{config.rounds} rounds, bankroll {config.bankroll:g}, {config.staking.value} stakes of "
         f"{config.stake:g}"
     )
-    first = study.bankrolls[:, 0]
-    bank_ax.hist(first, bins=40, color=_SIM)
+    first = study.first_bankroll
+    _bars(bank_ax, first, study.tally_replay(lambda rows: rows.bankrolls[:, 0]))
     bank_ax.axvline(config.bankroll, color=_EXACT, linestyle="--", label=f"start ({config.bankroll:g})")
     bank_ax.set_xlabel("first player's final bankroll")
     bank_ax.set_ylabel("sessions")
-    bank_ax.set_title(f"Final bankroll: median {np.median(first):.1f}" if len(first) else "Final bankroll")
+    median = study.bankroll_quantiles(first=True)[2:3]
+    bank_ax.set_title(f"Final bankroll: median {median[0]:.1f}" if median else "Final bankroll")
     bank_ax.legend()
 
     rounds, shares = study.ruin_curve()
@@ -160,24 +165,35 @@ def sessions_figure(study: SessionStudy) -> Figure:
     ruin_ax.set_title(f"First player ruined by each round: {study.ruin.value:.1%} by the end")
 
     # What is drawn is how many times the dice passed by the rule in each session; the title says the same.
-    edges = [k - 0.5 for k in range(int(study.hands.max(initial=0)) + 2)]
-    hands_ax.hist(study.hands, bins=edges, color=_SIM)
+    hands = study.hands
+    most = int(hands.high or 0)
+    # one bar per number of hands while they fit, else bars as wide as a histogram of 40 makes them
+    edges = np.arange(most + 2, dtype=np.float64) - 0.5 if most < _BINS * 5 else None
+    _bars(hands_ax, hands, study.tally_replay(lambda rows: rows.hands.astype(np.float64)), edges)
     hands_ax.set_xlabel("times the dice passed by the rule in a session")
     hands_ax.set_ylabel("sessions")
-    if study.hands.any():
-        passed = float(study.hands.mean())
+    if study.hands_passed:
+        passed = float(hands.mean or 0.0)
         hands_ax.axvline(passed, color=_EXACT, linestyle="--", label=f"mean ({passed:.2f})")
         hands_ax.legend()
         hands_ax.set_title(f"Dice passing: the dice passed {passed:.2f} times a session by the rule")
     else:
         hands_ax.set_title("Dice passing: the dice never passed by the rule")
 
-    per_session = np.divide(
-        study.setters_take, study.staked, out=np.zeros_like(study.setters_take), where=study.staked > 0
-    )
-    take_ax.hist(per_session, bins=40, color=_SIM)
+    _bars(take_ax, study.take_per_unit_session, study.tally_replay(lambda rows: rows.take_per_unit))
     take_ax.axvline(0, color="grey", linewidth=1)
     take_ax.set_xlabel("setters' take per unit staked, per session")
     take_ax.set_ylabel("sessions")
     take_ax.set_title(f"Setters' take: {study.take_per_unit:+.4f} per unit staked overall")
     return figure
+
+
+def _bars(axes: Axes, tally: Tally, replay: Replay, edges: npt.NDArray[np.float64] | None = None) -> None:
+    """A histogram of a tally's values, as ``axes.hist`` draws the values themselves (40 bins from the least
+    to the greatest, unless ``edges`` are given), counted without holding the values."""
+    if tally.low is None or tally.high is None:
+        return
+    if edges is None:
+        edges = np.histogram_bin_edges(np.array([tally.low, tally.high]), bins=_BINS)
+    # each bar's count as the weight of its left edge: the bars Matplotlib draws for the values themselves
+    axes.hist(edges[:-1], bins=edges.tolist(), weights=tally.histogram(edges, replay), color=_SIM)

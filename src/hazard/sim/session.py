@@ -23,15 +23,19 @@ The model, kept simple and stated in full:
 >>> from hazard.sim.tables import compile_table
 >>> config = SessionConfig(sessions=4, rounds=50)
 >>> study = simulate_sessions(compile_table(find_ruleset("craps")), config, seed=7)
->>> study.bankrolls.shape
-(4, 4)
+>>> study.sessions, study.all_bankrolls.count
+(4, 16)
+>>> study.all_bankrolls.total  # money only changes hands
+1600.0
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -45,9 +49,19 @@ from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
 from hazard.sim.tables import RoundTable, on_main
+from hazard.sim.tally import Replay, Tally
 from hazard.sim.workers import Pool, run_blocks
 
-__all__ = ["MAX_SESSION_ROUNDS", "SessionConfig", "SessionStudy", "Staking", "simulate_sessions"]
+__all__ = [
+    "MAX_SESSION_ROUNDS",
+    "QUANTILES",
+    "RUIN_POINTS",
+    "SessionConfig",
+    "SessionRows",
+    "SessionStudy",
+    "Staking",
+    "simulate_sessions",
+]
 
 MAX_SESSION_ROUNDS = 10**7
 """The most rounds in one session."""
@@ -98,14 +112,19 @@ def _whole(what: str, value: object, low: int, high: int) -> None:
         raise InvalidError(f"invalid {what} {quoted(value)}: expected a whole number from {low} to {high}")
 
 
-@dataclass(frozen=True, eq=False)
-class SessionStudy:
-    """What the sessions came to, one row per session (in order of the session's number)."""
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+"""The quantiles of the final bankrolls a study reports."""
+RUIN_POINTS = 100
+"""Rounds at which a study counts how many first players were ruined by then (for the ruin curve)."""
+_FOLD_SESSIONS = 4096
+"""Sessions gathered from blocks before they are counted in: a block's few rows at a time would cost more."""
 
-    table: RoundTable
-    config: SessionConfig
-    paytable_id: str | None
-    seed: int
+
+@dataclass(frozen=True, eq=False)
+class SessionRows:
+    """The sessions of one or more blocks in a row, one row a session, from session number ``first``."""
+
+    first: int
     bankrolls: npt.NDArray[np.float64]
     """Final bankrolls, ``(sessions, players)``."""
     ruined_in: npt.NDArray[np.int64]
@@ -121,55 +140,204 @@ class SessionStudy:
     staked: npt.NDArray[np.float64]
     """What the casters staked, per session."""
     throws: int
-    seconds: float
-    workers: int
-    interrupted: bool
 
     @property
     def sessions(self) -> int:
-        """Sessions completed."""
         return int(self.bankrolls.shape[0])
+
+    @property
+    def take_per_unit(self) -> npt.NDArray[np.float64]:
+        """The setters' take per unit staked in each session (0 where nothing was staked)."""
+        out = np.zeros_like(self.setters_take)
+        return np.divide(self.setters_take, self.staked, out=out, where=self.staked > 0)
+
+
+def _joined(blocks: list[SessionRows]) -> SessionRows:
+    if len(blocks) == 1:
+        return blocks[0]
+    return SessionRows(
+        first=blocks[0].first,
+        bankrolls=np.concatenate([b.bankrolls for b in blocks]),
+        ruined_in=np.concatenate([b.ruined_in for b in blocks]),
+        played=np.concatenate([b.played for b in blocks]),
+        hands=np.concatenate([b.hands for b in blocks]),
+        hand_rounds=np.concatenate([b.hand_rounds for b in blocks]),
+        setters_take=np.concatenate([b.setters_take for b in blocks]),
+        staked=np.concatenate([b.staked for b in blocks]),
+        throws=sum(b.throws for b in blocks),
+    )
+
+
+class _Summary:
+    """What a study keeps of its sessions: counts, sums and tallies, the same size however many sessions."""
+
+    def __init__(self, config: SessionConfig) -> None:
+        self.sessions = self.throws = self.first_ruined = self.any_ruined = 0
+        self.rounds_played = self.hands_passed = 0
+        self.hand_rounds = self.hand_squares = self.setters_take = self.staked = 0.0
+        self.first_bankroll, self.all_bankrolls = Tally(), Tally()
+        self.hands, self.take_per_unit = Tally(), Tally()
+        self.ruin_rounds = np.unique(np.linspace(0, config.rounds, RUIN_POINTS).astype(np.int64))
+        self._ruin_at = np.zeros(len(self.ruin_rounds) + 1, dtype=np.int64)
+        self._waiting: list[SessionRows] = []
+        self._waiting_sessions = 0
+
+    def add(self, rows: SessionRows) -> None:
+        self._waiting.append(rows)
+        self._waiting_sessions += rows.sessions
+        if self._waiting_sessions >= _FOLD_SESSIONS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._waiting:
+            return
+        rows = _joined(self._waiting)
+        self._waiting, self._waiting_sessions = [], 0
+        self.sessions += rows.sessions
+        self.throws += rows.throws
+        ruined = rows.ruined_in >= 0
+        self.first_ruined += int(ruined[:, 0].sum())
+        self.any_ruined += int(ruined.any(axis=1).sum())
+        self.rounds_played += int(rows.played.sum())
+        self.hands_passed += int(rows.hands.sum())
+        self.hand_rounds += float(rows.hand_rounds[:, 0].sum())
+        self.hand_squares += float(rows.hand_rounds[:, 1].sum())
+        self.setters_take += float(rows.setters_take.sum())
+        self.staked += float(rows.staked.sum())
+        self.first_bankroll.add(rows.bankrolls[:, 0])
+        self.all_bankrolls.add(rows.bankrolls)
+        self.hands.add(rows.hands)
+        self.take_per_unit.add(rows.take_per_unit)
+        first = rows.ruined_in[:, 0]
+        # a first player ruined in round r counts at every point after r
+        at = np.searchsorted(self.ruin_rounds, first[first >= 0], side="right")
+        self._ruin_at += np.bincount(at, minlength=len(self._ruin_at))
+
+    @property
+    def ruined_by(self) -> npt.NDArray[np.int64]:
+        return np.cumsum(self._ruin_at)[: len(self.ruin_rounds)]
+
+
+@dataclass(frozen=True, eq=False)
+class SessionStudy:
+    """What the sessions came to: counts, sums and exact tallies, which do not grow with the sessions.
+
+    Each session's own row is not kept: :meth:`replay` plays the study's sessions again from its seed, the
+    same sessions to the bit, and hands their rows over block by block (for the CSV, or a figure of your
+    own). The tallies' quantiles and histograms take the replay where they need it.
+    """
+
+    table: RoundTable
+    config: SessionConfig
+    paytable: Paytable | None
+    seed: int
+    sessions: int
+    """Sessions completed."""
+    blocks: int
+    """Blocks completed: the sessions are theirs, from the first."""
+    first_ruined: int
+    """Sessions in which the first player was ruined."""
+    any_ruined: int
+    """Sessions in which some player was ruined."""
+    rounds_played: int
+    hands_passed: int
+    """Hands that ended by the passing rule, in all sessions."""
+    hand_rounds: tuple[float, float]
+    """Rounds kept in those hands, and the sum of their squares."""
+    setters_take: float
+    """What the setters won from the casters, in all (negative: the casters won)."""
+    staked: float
+    """What the casters staked, in all."""
+    first_bankroll: Tally
+    """The first player's final bankroll, a value per session."""
+    all_bankrolls: Tally
+    """Every player's final bankroll, ``players`` values per session."""
+    hands: Tally
+    """Hands that ended by the passing rule, a value per session."""
+    take_per_unit_session: Tally
+    """The setters' take per unit staked, a value per session (0 where nothing was staked)."""
+    ruin_rounds: npt.NDArray[np.int64]
+    ruined_by: npt.NDArray[np.int64]
+    """Sessions in which the first player was ruined before each of ``ruin_rounds``."""
+    throws: int
+    seconds: float
+    workers: int
+    interrupted: bool
+    _quantiles: dict[str, list[float]] = field(default_factory=dict, repr=False)
+
+    @property
+    def paytable_id(self) -> str | None:
+        return None if self.paytable is None else self.paytable.id
 
     @property
     def ruin(self) -> Estimate:
         """The risk of ruin: the share of sessions in which the first player was ruined."""
-        return rate(int((self.ruined_in[:, 0] >= 0).sum()), self.sessions)
+        return rate(self.first_ruined, self.sessions)
 
     @property
     def any_ruin(self) -> Estimate:
         """The share of sessions in which some player was ruined."""
-        return rate(int((self.ruined_in >= 0).any(axis=1).sum()), self.sessions)
+        return rate(self.any_ruined, self.sessions)
 
     @property
     def rounds_kept(self) -> Estimate | None:
         """Rounds a caster kept the dice, over the hands that ended by the passing rule (None if none did)."""
-        hands = int(self.hands.sum())
-        if hands == 0:
+        if self.hands_passed == 0:
             return None
-        return mean(float(self.hand_rounds[:, 0].sum()), float(self.hand_rounds[:, 1].sum()), hands)
+        return mean(self.hand_rounds[0], self.hand_rounds[1], self.hands_passed)
 
     @property
     def take_per_unit(self) -> float:
         """The setters' take per unit the casters staked: the edge the table saw."""
-        staked = float(self.staked.sum())
-        return float(self.setters_take.sum()) / staked if staked else math.nan
+        return self.setters_take / self.staked if self.staked else math.nan
 
-    def ruin_curve(self, points: int = 100) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    def ruin_curve(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """The share of sessions in which the first player was ruined by each round (for a plot)."""
-        rounds = np.unique(np.linspace(0, self.config.rounds, points).astype(np.int64))
-        ruined = self.ruined_in[:, 0]
-        shares = np.array([((ruined >= 0) & (ruined < r)).mean() if len(ruined) else 0.0 for r in rounds])
-        return rounds, shares
+        shares = self.ruined_by / self.sessions if self.sessions else np.zeros(len(self.ruin_rounds))
+        return self.ruin_rounds, shares.astype(np.float64)
+
+    def replay(self, fold: Callable[[SessionRows], None], *, workers: int | None = None) -> None:
+        """Play the study's sessions again, as they were played, and hand each block's rows to ``fold`` in
+        order of the sessions' numbers (on this machine's threads, whatever ran the study)."""
+        play = _player(self.table, self.config, self.paytable, self.seed)
+        threads = check_run(1, 1, workers if workers is not None else min(self.workers, os.cpu_count() or 1))
+        _folded, interrupted = run_blocks(
+            self.blocks, play, fold, threads=min(threads, max(self.blocks, 1)), name="hazard-replay"
+        )
+        if interrupted:
+            raise KeyboardInterrupt
+
+    def tally_replay(self, take: Callable[[SessionRows], npt.NDArray[np.float64]]) -> Replay:
+        """A :data:`~hazard.sim.tally.Replay` of one tally's values (``take`` picks them from the rows)."""
+        return lambda visit: self.replay(lambda rows: visit(take(rows)))
+
+    def bankroll_quantiles(self, *, first: bool) -> list[float]:
+        """The :data:`QUANTILES` of the final bankrolls, the first player's or everyone's: exact, as
+        :func:`numpy.quantile` gives them (a replay of the sessions finds them where too many bankrolls
+        differ to count one by one)."""
+        name = "first" if first else "all"
+        if name not in self._quantiles:
+            tally = self.first_bankroll if first else self.all_bankrolls
+            replay = self.tally_replay(
+                (lambda rows: rows.bankrolls[:, 0]) if first else (lambda rows: rows.bankrolls)
+            )
+            self._quantiles[name] = tally.quantiles(QUANTILES, replay)
+        return self._quantiles[name]
 
     def to_json_dict(
         self, exact_edge: float | None = None, exact_kept: float | None = None
     ) -> dict[str, object]:
         """The stable JSON form of the session study (documented in docs/simulation.md)."""
         config = self.config
-        final = self.bankrolls.ravel()
-        first = self.bankrolls[:, 0]
-        quantiles = [0.05, 0.25, 0.5, 0.75, 0.95]
         kept = self.rounds_kept
+
+        def bankrolls(tally: Tally, *, first: bool) -> dict[str, object]:
+            found = self.bankroll_quantiles(first=first)
+            return {
+                "mean": tally.mean,
+                "quantiles": {str(q): v for q, v in zip(QUANTILES, found, strict=True)} if found else {},
+            }
+
         return {
             "sessions": self.sessions,
             "requested_sessions": config.sessions,
@@ -183,20 +351,14 @@ class SessionStudy:
             "paytable": self.paytable_id,
             "seed": self.seed,
             "throws": self.throws,
-            "rounds_played": int(self.played.sum()),
+            "rounds_played": self.rounds_played,
             "risk_of_ruin": _json_estimate(self.ruin),
             "risk_any_ruined": _json_estimate(self.any_ruin),
-            "final_bankroll_first_player": {
-                "mean": float(first.mean()) if len(first) else None,
-                "quantiles": {str(q): float(np.quantile(first, q)) for q in quantiles} if len(first) else {},
-            },
-            "final_bankroll_all_players": {
-                "mean": float(final.mean()) if len(final) else None,
-                "quantiles": {str(q): float(np.quantile(final, q)) for q in quantiles} if len(final) else {},
-            },
+            "final_bankroll_first_player": bankrolls(self.first_bankroll, first=True),
+            "final_bankroll_all_players": bankrolls(self.all_bankrolls, first=False),
             "rounds_kept": None if kept is None else {**_json_estimate(kept), "exact": exact_kept},
-            "setters_take": float(self.setters_take.sum()),
-            "staked": float(self.staked.sum()),
+            "setters_take": self.setters_take,
+            "staked": self.staked,
             "take_per_unit_staked": _nan_none(self.take_per_unit),
             "exact_edge": exact_edge,
             "seconds": self.seconds,
@@ -233,40 +395,45 @@ def _most_won(table: RoundTable, paytable: Paytable | None) -> float:
     return max(float(chosen.most_won(played)), 1e-9)
 
 
-@dataclass
-class _Block:
-    rows: int
-    bank: npt.NDArray[np.float64]
-    ruin: npt.NDArray[np.int64]
-    stats: npt.NDArray[np.float64]
-
-
-def _play_block(
-    table: RoundTable,
-    config: SessionConfig,
-    *,
-    net: npt.NDArray[np.float64],
-    cover: float,
-    seed: int,
-    block: int,
-    sessions: int,
-) -> _Block:
-    kernels = backend()
+def _player(
+    table: RoundTable, config: SessionConfig, paytable: Paytable | None, seed: int
+) -> Callable[[int], SessionRows]:
+    """What plays block ``b`` of a study: the same rows, to the bit, every time it is called."""
     entries = table.entries.astype(np.uint64)
     rule = table.passing_rule()
+    net = _nets(table, paytable)
+    cover = _most_won(table, paytable)
     settings = np.array(
         [config.rounds, _STAKING_CODE[config.staking], config.stake, config.progression_cap, cover],
         dtype=np.float64,
     )
-    bankrolls = np.full(config.players, config.bankroll, dtype=np.float64)
-    bank = np.zeros((sessions, config.players), dtype=np.float64)
-    ruin = np.zeros((sessions, config.players), dtype=np.int64)
-    stats = np.zeros((sessions, 7), dtype=np.float64)
-    bits = lane_generator(seed, SESSION_STREAM, block, 0)
-    # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
-    # with the rounds, and the block is played once.
-    kernels.play_sessions(bits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats)
-    return _Block(sessions, bank, ruin, stats)
+    per_block = block_sessions(config.rounds)
+
+    def play(block: int) -> SessionRows:
+        sessions = min(per_block, config.sessions - block * per_block)
+        bankrolls = np.full(config.players, config.bankroll, dtype=np.float64)
+        bank = np.zeros((sessions, config.players), dtype=np.float64)
+        ruin = np.zeros((sessions, config.players), dtype=np.int64)
+        stats = np.zeros((sessions, 7), dtype=np.float64)
+        bits = lane_generator(seed, SESSION_STREAM, block, 0)
+        # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
+        # with the rounds, and the block is played once.
+        backend().play_sessions(
+            bits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats
+        )
+        return SessionRows(
+            first=block * per_block,
+            bankrolls=bank,
+            ruined_in=ruin,
+            played=stats[:, 0].astype(np.int64),
+            hands=stats[:, 1].astype(np.int64),
+            hand_rounds=stats[:, 2:4].copy(),
+            setters_take=stats[:, 4].copy(),
+            staked=stats[:, 5].copy(),
+            throws=int(stats[:, 6].sum()),
+        )
+
+    return play
 
 
 def simulate_sessions(
@@ -284,65 +451,51 @@ def simulate_sessions(
     Sessions come in blocks (:func:`~hazard.sim.stream.block_sessions`), each from its own stream, so the
     results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
     Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set. With ``pool`` (a
-    cluster's) the blocks run there instead, with the same results.
+    cluster's) the blocks run there instead, with the same results. What is kept of the sessions does not
+    grow with them (:class:`SessionStudy`).
     """
     check_seed(seed)
     workers = check_run(1, 1, workers)
     if paytable is not None:
         paytable.check(table.ruleset)
     began = time.perf_counter()
-    net = _nets(table, paytable)
-    cover = _most_won(table, paytable)
-    per_block = block_sessions(config.rounds)
-    blocks = -(-config.sessions // per_block)
-    # Every session's figures go straight into arrays made once for the whole study: a block's own arrays
-    # are let go as soon as they are folded in, so a study holds its sessions once, and a few blocks more.
-    rows, players = config.sessions, config.players
-    bank = np.zeros((rows, players))
-    ruin = np.zeros((rows, players), dtype=np.int64)
-    played = np.zeros(rows, dtype=np.int64)
-    hands = np.zeros(rows, dtype=np.int64)
-    hand_rounds = np.zeros((rows, 2))
-    take = np.zeros(rows)
-    staked = np.zeros(rows)
-    done = throws = 0
+    play = _player(table, config, paytable, seed)
+    blocks = -(-config.sessions // block_sessions(config.rounds))
+    summary = _Summary(config)
+    done = 0
 
-    def play(block: int) -> _Block:
-        size = min(per_block, config.sessions - block * per_block)
-        return _play_block(table, config, net=net, cover=cover, seed=seed, block=block, sessions=size)
-
-    def fold(result: _Block) -> None:
-        nonlocal done, throws
-        at = slice(done, done + result.rows)
-        bank[at] = result.bank
-        ruin[at] = result.ruin
-        played[at] = result.stats[:, 0]
-        hands[at] = result.stats[:, 1]
-        hand_rounds[at] = result.stats[:, 2:4]
-        take[at] = result.stats[:, 4]
-        staked[at] = result.stats[:, 5]
-        throws += int(result.stats[:, 6].sum())
-        done += result.rows
+    def fold(rows: SessionRows) -> None:
+        nonlocal done
+        summary.add(rows)
+        done += rows.sessions
 
     threads = min(workers, blocks) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(done))
     folded, interrupted = run_blocks(
         blocks, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
     )
-    kept = slice(0, done)  # a study cut short is the sessions of the blocks folded, from the first
+    summary.flush()  # a study cut short is the sessions of the blocks folded, from the first
     return SessionStudy(
         table=table,
         config=config,
-        paytable_id=None if paytable is None else paytable.id,
+        paytable=paytable,
         seed=seed,
-        bankrolls=bank[kept],
-        ruined_in=ruin[kept],
-        played=played[kept],
-        hands=hands[kept],
-        hand_rounds=hand_rounds[kept],
-        setters_take=take[kept],
-        staked=staked[kept],
-        throws=throws,
+        sessions=summary.sessions,
+        blocks=folded,
+        first_ruined=summary.first_ruined,
+        any_ruined=summary.any_ruined,
+        rounds_played=summary.rounds_played,
+        hands_passed=summary.hands_passed,
+        hand_rounds=(summary.hand_rounds, summary.hand_squares),
+        setters_take=summary.setters_take,
+        staked=summary.staked,
+        first_bankroll=summary.first_bankroll,
+        all_bankrolls=summary.all_bankrolls,
+        hands=summary.hands,
+        take_per_unit_session=summary.take_per_unit,
+        ruin_rounds=summary.ruin_rounds,
+        ruined_by=summary.ruined_by,
+        throws=summary.throws,
         seconds=time.perf_counter() - began,
         workers=threads,
         interrupted=interrupted or folded < blocks,

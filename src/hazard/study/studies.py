@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, TextIO
 
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
@@ -34,6 +34,7 @@ from hazard.sim import (
     Pool,
     RoundStats,
     SessionConfig,
+    SessionRows,
     SessionStudy,
     compile_table,
     round_stats,
@@ -287,9 +288,16 @@ class SessionsStudy:
         return out
 
     def to_csv(self) -> str:
-        """The CSV form of ``hazard simulate --sessions N --format csv``: one line a session."""
-        study = self.sessions
+        """The CSV form of ``hazard simulate --sessions N --format csv``: one line a session (see
+        :meth:`write_csv` for a study too big to hold as text)."""
         out = io.StringIO()
+        self.write_csv(out)
+        return out.getvalue()
+
+    def write_csv(self, out: TextIO) -> None:
+        """Write :meth:`to_csv` to ``out`` as the sessions are played again (:meth:`SessionStudy.replay`):
+        a line a session, however many, in memory that does not grow with them."""
+        study = self.sessions
         writer = csv.writer(out, lineterminator="\n")
         players = study.config.players
         writer.writerow(
@@ -303,19 +311,25 @@ class SessionsStudy:
                 "staked",
             ]
         )
-        for s in range(study.sessions):
-            writer.writerow(
+
+        def write(rows: SessionRows) -> None:
+            bankrolls, ruined = rows.bankrolls.tolist(), rows.ruined_in.tolist()
+            played, hands = rows.played.tolist(), rows.hands.tolist()
+            take, staked = rows.setters_take.tolist(), rows.staked.tolist()
+            writer.writerows(
                 [
-                    s,
-                    *(round(float(x), 6) for x in study.bankrolls[s]),
-                    *(int(x) for x in study.ruined_in[s]),
-                    int(study.played[s]),
-                    int(study.hands[s]),
-                    round(float(study.setters_take[s]), 6),
-                    round(float(study.staked[s]), 6),
+                    rows.first + s,
+                    *(round(x, 6) for x in bankrolls[s]),
+                    *ruined[s],
+                    played[s],
+                    hands[s],
+                    round(take[s], 6),
+                    round(staked[s], 6),
                 ]
+                for s in range(rows.sessions)
             )
-        return out.getvalue()
+
+        study.replay(write)
 
     def heading(self) -> str:
         study, config = self.sessions, self.sessions.config

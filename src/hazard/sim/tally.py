@@ -1,0 +1,300 @@
+"""Exact figures of more values than a study keeps: their count, mean, least and greatest, quantiles and
+histograms, in memory that does not grow with the values.
+
+A :class:`Tally` counts each distinct value while there are at most :data:`DISTINCT_LIMIT` of them, which is
+what a study's final bankrolls usually come to: then every figure is read off those counts. Past the limit
+it keeps only how many values fall in each of 65,536 buckets of the values' order (the top 16 bits of an
+order-preserving 64-bit key); an order statistic is then found exactly by looking at the values again
+(``replay``, which a study does by playing its blocks again from the same seed): each look either collects
+the few values of the bucket that holds the rank, or counts the next 16 bits inside it, so at most three
+looks find any value, and each holds at most :data:`COLLECT_LIMIT` values.
+
+Quantiles are NumPy's default (``linear``) to the bit:
+
+>>> tally = Tally()
+>>> tally.add(np.array([3.0, 1.0, 2.0, 2.0]))
+>>> tally.quantiles([0.0, 0.5, 0.9], replay=None), tally.mean
+([1.0, 2.0, 2.7], 2.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["COLLECT_LIMIT", "DISTINCT_LIMIT", "Replay", "Tally"]
+
+Values = npt.NDArray[np.float64]
+Replay = Callable[[Callable[[Values], None]], None]
+"""Looks at the values again: calls the function it is given with every piece of them, in the same order
+as they were added (any pieces: only the values matter)."""
+
+DISTINCT_LIMIT = 1 << 18
+"""The most distinct values a tally counts one by one (4 MiB of values and counts)."""
+COLLECT_LIMIT = 1 << 20
+"""The most values one look collects to find an order statistic (8 MiB)."""
+_CHUNK = 1 << 16
+"""Values gathered before they are counted: a block's few values at a time would cost more to count."""
+_LEVEL_BITS = 16
+_LEVELS = 64 // _LEVEL_BITS
+_BUCKETS = 1 << _LEVEL_BITS
+_SIGN = np.uint64(1 << 63)
+
+
+def _keys(values: Values) -> npt.NDArray[np.uint64]:
+    """Order-preserving 64-bit keys: ``a < b`` exactly when ``key(a) < key(b)`` (no NaN, no -0.0)."""
+    bits = values.view(np.int64)
+    flipped = bits ^ ((bits >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))
+    return flipped.view(np.uint64) ^ _SIGN
+
+
+def _value(key: int) -> float:
+    """The value whose key is ``key`` (the inverse of :func:`_keys`)."""
+    bits = np.array([key], dtype=np.uint64) ^ _SIGN
+    signed = bits.view(np.int64)
+    return float((signed ^ ((signed >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))).view(np.float64)[0])
+
+
+def _bucket(keys: npt.NDArray[np.uint64], level: int) -> npt.NDArray[np.uint64]:
+    """The keys' prefix of ``level + 1`` times 16 bits: the bucket each falls in at that level."""
+    return keys >> np.uint64(64 - _LEVEL_BITS * (level + 1))
+
+
+def _clean(values: npt.ArrayLike) -> Values:
+    found = np.asarray(values, dtype=np.float64).ravel()
+    if np.isnan(found).any():
+        raise ValueError("a tally counts numbers, and was given NaN")
+    return found + 0.0  # -0.0 + 0.0 is 0.0: one key for one value
+
+
+@dataclass
+class _Target:
+    """Where the search for one order statistic stands: the rank-th value (from 0) among those whose key
+    starts with ``prefix`` (``level + 1`` times 16 bits), of which there are ``count``."""
+
+    prefix: int
+    level: int
+    rank: int
+    count: int
+    value: float | None = None
+
+
+class Tally:
+    """Exact figures of a stream of values (see the module): add values with :meth:`add`, read them with
+    :attr:`count`, :attr:`mean`, :attr:`low`, :attr:`high`, :meth:`quantiles` and :meth:`histogram`."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._limit = DISTINCT_LIMIT if limit is None else limit
+        self._pending: list[Values] = []
+        self._pending_count = 0
+        self._values: Values = np.empty(0)
+        """The distinct values so far, in order, while they are few (see :attr:`exact`)."""
+        self._counts: npt.NDArray[np.int64] = np.empty(0, dtype=np.int64)
+        self._buckets: npt.NDArray[np.int64] | None = None
+        """Past the limit: how many values fall in each bucket of level 0."""
+        self._count = 0
+        self._sum = 0.0
+        self._low = math.inf
+        self._high = -math.inf
+
+    def add(self, values: npt.ArrayLike) -> None:
+        """Count ``values`` (any shape) in."""
+        found = _clean(values)
+        if not len(found):
+            return
+        self._pending.append(found)
+        self._pending_count += len(found)
+        # waiting for as many values as are held keeps the merging of counts linear in all
+        if self._pending_count >= max(_CHUNK, len(self._values)):
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        chunk = np.concatenate(self._pending)
+        self._pending, self._pending_count = [], 0
+        self._count += len(chunk)
+        with np.errstate(over="ignore"):  # a sum past the largest float is inf, and so is the mean
+            self._sum += float(chunk.sum())
+        self._low = min(self._low, float(chunk.min()))
+        self._high = max(self._high, float(chunk.max()))
+        if self._buckets is not None:
+            self._buckets += np.bincount(_bucket(_keys(chunk), 0), minlength=_BUCKETS)
+            return
+        values, counts = np.unique(chunk, return_counts=True)
+        if len(self._values):
+            merged, where = np.unique(np.concatenate([self._values, values]), return_inverse=True)
+            both = np.concatenate([self._counts, counts])
+            counts = np.bincount(where, weights=both, minlength=len(merged)).astype(np.int64)
+            values = merged
+        if len(values) > self._limit:
+            self._buckets = np.bincount(_bucket(_keys(values), 0), weights=counts, minlength=_BUCKETS).astype(
+                np.int64
+            )
+            self._values, self._counts = np.empty(0), np.empty(0, dtype=np.int64)
+        else:
+            self._values, self._counts = values, counts.astype(np.int64)
+
+    @property
+    def count(self) -> int:
+        """How many values were added."""
+        self._flush()
+        return self._count
+
+    @property
+    def total(self) -> float:
+        """Their sum."""
+        self._flush()
+        return self._sum
+
+    @property
+    def mean(self) -> float | None:
+        """Their mean (None without values)."""
+        self._flush()
+        return self._sum / self._count if self._count else None
+
+    @property
+    def low(self) -> float | None:
+        """The least value (None without values)."""
+        self._flush()
+        return self._low if self._count else None
+
+    @property
+    def high(self) -> float | None:
+        """The greatest value (None without values)."""
+        self._flush()
+        return self._high if self._count else None
+
+    @property
+    def exact(self) -> bool:
+        """Whether every figure is read off counts held here, with no second look at the values."""
+        self._flush()
+        return self._buckets is None
+
+    def distribution(self) -> tuple[Values, npt.NDArray[np.int64]] | None:
+        """Each distinct value, in order, with how many times it came: while the tally is :attr:`exact`
+        (else None)."""
+        self._flush()
+        return None if self._buckets is not None else (self._values.copy(), self._counts.copy())
+
+    def quantiles(self, qs: Sequence[float], replay: Replay | None) -> list[float]:
+        """The ``qs`` quantiles (each from 0 to 1), as :func:`numpy.quantile` gives them for all the values;
+        ``replay`` is needed only where the tally is not :attr:`exact`. Empty without values."""
+        self._flush()
+        n = self._count
+        if not n:
+            return []
+        wanted: list[tuple[int, int, float]] = []
+        for q in qs:
+            if not 0.0 <= q <= 1.0:
+                raise ValueError(f"invalid quantile {q!r}: expected a number from 0 to 1")
+            at = (n - 1) * q
+            below = math.floor(at)
+            wanted.append((below, min(below + 1, n - 1), at - below))
+        ranks = sorted({rank for below, above, _ in wanted for rank in (below, above)})
+        found = self.order_statistics(ranks, replay)
+        # NumPy's own interpolation between the two neighbours, so that the result is its result
+        return [float(np.quantile(np.array([found[a], found[b]]), t)) for a, b, t in wanted]
+
+    def order_statistics(self, ranks: Iterable[int], replay: Replay | None) -> dict[int, float]:
+        """The value of each rank (from 0: the least value) in the sorted values."""
+        self._flush()
+        ranks = sorted(set(ranks))
+        if any(not 0 <= rank < self._count for rank in ranks):
+            raise ValueError(f"invalid rank: expected ranks from 0 to {self._count - 1}, got {ranks}")
+        if self._buckets is None:
+            at = np.searchsorted(np.cumsum(self._counts), np.array(ranks, dtype=np.int64), side="right")
+            return {rank: float(self._values[i]) for rank, i in zip(ranks, at.tolist(), strict=True)}
+        if replay is None:
+            raise ValueError("this tally holds too many distinct values to answer without a replay")
+        targets = {rank: _descend(self._buckets, 0, 0, rank) for rank in ranks}
+        for _ in range(_LEVELS):
+            open_targets = [t for t in targets.values() if t.value is None]
+            if not open_targets:
+                break
+            _look_again(open_targets, replay)
+        return {rank: t.value for rank, t in targets.items() if t.value is not None}
+
+    def histogram(self, edges: npt.NDArray[np.float64], replay: Replay | None) -> npt.NDArray[np.int64]:
+        """How many values fall between each pair of ``edges``, as :func:`numpy.histogram` counts them."""
+        self._flush()
+        if self._buckets is None:
+            counts: npt.NDArray[np.float64] = np.histogram(self._values, bins=edges, weights=self._counts)[0]
+            return np.rint(counts).astype(np.int64)
+        if replay is None:
+            raise ValueError("this tally holds too many distinct values to answer without a replay")
+        total = np.zeros(len(edges) - 1, dtype=np.int64)
+
+        def count(values: Values) -> None:
+            total[:] += np.histogram(_clean(values), bins=edges)[0]
+
+        replay(count)
+        return total
+
+
+def _descend(counts: npt.NDArray[np.int64], prefix: int, level: int, rank: int) -> _Target:
+    """The target for ``rank`` within bucket ``prefix`` of ``level - 1``, given the counts of its
+    sub-buckets at ``level``."""
+    reached = np.cumsum(counts)
+    sub = int(np.searchsorted(reached, rank, side="right"))
+    before = int(reached[sub - 1]) if sub else 0
+    target = _Target((prefix << _LEVEL_BITS) | sub, level, rank - before, int(counts[sub]))
+    if level == _LEVELS - 1:  # the whole key: one value
+        target.value = _value(target.prefix)
+    return target
+
+
+def _look_again(targets: list[_Target], replay: Replay) -> None:
+    """One look at the values: each bucket sought is collected if small enough, else counted one level
+    finer."""
+    buckets = {(t.level, t.prefix): t.count for t in targets}
+    collected: dict[tuple[int, int], list[Values]] = {b: [] for b, n in buckets.items() if n <= COLLECT_LIMIT}
+    finer = {b: np.zeros(_BUCKETS, dtype=np.int64) for b in buckets if b not in collected}
+    pending: list[Values] = []
+    waiting = [0]
+
+    def look(values: list[Values]) -> None:
+        chunk = np.concatenate(values)
+        keys = _keys(chunk)
+        for level, prefix in buckets:
+            inside = _bucket(keys, level) == np.uint64(prefix)
+            if (level, prefix) in collected:
+                collected[level, prefix].append(chunk[inside])
+            else:
+                below = keys[inside] >> np.uint64(64 - _LEVEL_BITS * (level + 2))
+                finer[level, prefix] += np.bincount(below & np.uint64(_BUCKETS - 1), minlength=_BUCKETS)
+
+    def take(values: Values) -> None:
+        pending.append(_clean(values))
+        waiting[0] += len(pending[-1])
+        if waiting[0] >= _CHUNK:
+            look(pending)
+            pending.clear()
+            waiting[0] = 0
+
+    replay(take)
+    if pending:
+        look(pending)
+    for target in targets:
+        bucket = (target.level, target.prefix)
+        if bucket in collected:
+            values = np.sort(np.concatenate(collected[bucket]) if collected[bucket] else np.empty(0))
+            if len(values) != target.count:
+                raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
+            target.value = float(values[target.rank])
+        else:
+            counts = finer[bucket]
+            if int(counts.sum()) != target.count:
+                raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
+            found = _descend(counts, target.prefix, target.level + 1, target.rank)
+            target.prefix, target.level, target.rank, target.count = (
+                found.prefix,
+                found.level,
+                found.rank,
+                found.count,
+            )
+            target.value = found.value
