@@ -21,8 +21,8 @@ import numpy as np
 
 from hazard.core.staking import StakingPlan
 from hazard.sim.session import _STAKING_CODE, SessionRows, SessionStudy, _joined
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
-from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, THROW_BIT, THROW_BUCKETS
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, pair_tables
+from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "session_rows", "tally"]
 
@@ -54,9 +54,8 @@ def _step(entries, offset, throws, end, digit, log):  # type: ignore[no-untyped-
 
 
 def _next(bits: Any) -> np.uint64:
-    """The next 64-bit word of a lane's PCG64, as the C kernels draw it (``next_uint64``: for PCG64 its
-    raw output)."""
-    return np.uint64(bits.random_raw())
+    """The next 64-bit word of a lane's PCG64, stepped in Python (:func:`hazard.sim.stream.lane_words`)."""
+    return np.uint64(lane_words(bits, 1)[0])
 
 
 def _word(bits):  # type: ignore[no-untyped-def]
@@ -328,28 +327,63 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     return pos
 
 
+def _view(buffer: Any, dtype: Any, *shape: int) -> Any:
+    """A NumPy view of a buffer the simulator hands its kernels (an ``array.array`` or a NumPy array), in
+    the shape the functions above index it by: what they write goes to the caller's buffer."""
+    return np.frombuffer(buffer, dtype=dtype).reshape(shape or (-1,))
+
+
 class ReferenceKernels:
     """The functions above behind the calls the simulator makes of its kernels (:class:`Kernels`)."""
 
     name = "reference"
 
     @staticmethod
-    def pair_tables() -> tuple[np.ndarray[Any, np.dtype[np.uint64]], np.ndarray[Any, np.dtype[np.uint64]]]:
+    def pair_tables() -> tuple[Any, Any]:
         return pair_tables()
 
     @staticmethod
-    def play_lanes(*args: Any) -> tuple[int, int]:
-        e0, e1 = play_lanes(*args)
+    def play_lanes(bits0: Any, bits1: Any, target0: int, target1: int, *arrays: Any) -> tuple[int, int]:
+        entries, carry, log0, log1, low, high = arrays
+        e0, e1 = play_lanes(
+            bits0, bits1, target0, target1, _view(entries, np.uint64), _view(carry, np.uint64, 2, 4),
+            _view(log0, np.uint64), _view(log1, np.uint64), _view(low, np.uint64), _view(high, np.uint64),
+        )  # fmt: skip
         return int(e0), int(e1)
 
     @staticmethod
-    def tally(*args: Any) -> None:
+    def tally(log: Any, n: int, rule: Any, counts: Any, hands: Any, carry: Any) -> None:  # noqa: PLR0917
+        codes = len(_view(rule, np.int64))
         with np.errstate(over="ignore"):  # the masks wrap round in uint64, as C's unsigned arithmetic does
-            tally(*args)
+            tally(
+                _view(log, np.uint64), n, _view(rule, np.int64),
+                _view(counts, np.int64, TALLY_WAYS, codes, THROW_BUCKETS + 2),
+                _view(hands, np.int64, TALLY_WAYS, HAND_BUCKETS + 2), _view(carry, np.int64),
+            )  # fmt: skip
 
     @staticmethod
-    def play_sessions(*args: Any) -> int:
-        return int(play_sessions(*args))
+    def add(into: Any, counts: Any, ways: int) -> None:
+        total = _view(into, np.int64)
+        total += _view(counts, np.int64, ways, len(total)).sum(axis=0)
+
+    @staticmethod
+    def play_sessions(bits: Any, entries: Any, start: int, *arrays: Any) -> int:
+        net, rule, settings, bankrolls, out_bank, out_ruin, out_stats = arrays
+        players = len(_view(bankrolls, np.float64))
+        return int(
+            play_sessions(
+                bits,
+                _view(entries, np.uint64),
+                start,
+                _view(net, np.float64),
+                _view(rule, np.int64),
+                _view(settings, np.float64),
+                _view(bankrolls, np.float64),
+                _view(out_bank, np.float64, -1, players),
+                _view(out_ruin, np.int64, -1, players),
+                _view(out_stats, np.float64, -1, 7),
+            )
+        )
 
 
 def session_rows(study: SessionStudy) -> SessionRows:

@@ -3,6 +3,7 @@ rules engine; how they are built and loaded (once, at install: nothing at run ti
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import json
 import os
@@ -39,6 +40,7 @@ from hazard.sim.stream import (
     BLOCK_SESSIONS,
     ROUND_STREAM,
     lane_generator,
+    lane_words,
     pair_tables,
     reference_digits,
 )
@@ -59,7 +61,7 @@ def _lanes(
     carry[:, 0] = table.start * 36
     logs: list[list[int]] = [[], []]
     done = [0, 0]
-    entries = table.entries.astype(np.uint64)
+    entries = table.entries
     while done != list(targets):
         goal = [min(chunk, t - d) for t, d in zip(targets, done, strict=True)]
         buffers = [np.zeros(g + 1, dtype=np.uint64) for g in goal]
@@ -109,7 +111,7 @@ def test_a_lane_log_is_what_the_engine_makes_of_the_same_throws(name: str) -> No
     carry = np.zeros((2, 4), dtype=np.uint64)
     carry[:, 0] = table.start * 36
     logs = [np.zeros(501, dtype=np.uint64), np.zeros(11, dtype=np.uint64)]
-    NATIVE.play_lanes(bits[0], bits[1], 500, 10, table.entries.astype(np.uint64), carry, *logs, low, high)
+    NATIVE.play_lanes(bits[0], bits[1], 500, 10, table.entries, carry, *logs, low, high)
     digits = reference_digits(9, ROUND_STREAM, 0, 0, 1000)
     # The same throws through the engine, round after round.
     expected: list[tuple[int, int]] = []
@@ -195,10 +197,10 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
         stats = np.zeros((5, 7))
         bits = lane_generator(1, 1, 0, 0)
         used = kernels.play_sessions(
-            bits, table.entries.astype(np.uint64), table.start * 36, net, table.passing_rule(), settings_,
+            bits, table.entries, table.start * 36, net, table.passing_rule(), settings_,
             np.full(3, 12.0), bank, ruin, stats,
         )  # fmt: skip
-        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist(), bits.random_raw()))
+        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist(), lane_words(bits, 1)))
     assert results[0] == results[1]  # the same throws drawn, to the last word
     assert results[0][0] > 0
     assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
@@ -211,7 +213,7 @@ def test_the_sessions_play_the_streams_throws_in_order() -> None:
     bits = lane_generator(4, 1, 2, 0)
     stats = np.zeros((1, 7))
     used = NATIVE.play_sessions(
-        bits, table.entries.astype(np.uint64), table.start * 36, np.zeros(table.codes), table.passing_rule(),
+        bits, table.entries, table.start * 36, np.zeros(table.codes), table.passing_rule(),
         np.array([300, 0, 1.0, 0, 1.0]), np.full(2, 1e9), np.zeros((1, 2)), np.zeros((1, 2), dtype=np.int64),
         stats,
     )  # fmt: skip
@@ -236,12 +238,52 @@ def test_the_kernels_refuse_arrays_of_the_wrong_kind() -> None:
     low, high = pair_tables()
     bits = lane_generator(0, 0, 0, 0)
     carry = np.zeros((2, 4), dtype=np.uint64)
+    logs = (np.zeros(5, np.uint64), np.zeros(1, np.uint64))
+
+    def lanes(*changed: Any, target: int = 1, lane: Any = bits) -> None:
+        arrays = dict(
+            zip(
+                ("entries", "carry", "log0", "log1", "low", "high"),
+                (table.entries, carry, *logs, low, high),
+                strict=True,
+            )
+        )
+        arrays.update(changed)
+        NATIVE.play_lanes(lane, bits, target, 0, *arrays.values())
+
     with pytest.raises(ValueError, match="target"):
-        NATIVE.play_lanes(bits, bits, 10, 0, table.entries.astype(np.uint64), carry, np.zeros(5, np.uint64),
-                          np.zeros(1, np.uint64), low, high)  # fmt: skip
-    with pytest.raises(ValueError, match="C-contiguous"):
-        NATIVE.play_lanes(bits, bits, 1, 0, table.entries.astype(np.int64), carry, np.zeros(5, np.uint64),
-                          np.zeros(1, np.uint64), low, high)  # fmt: skip
+        lanes(target=10)
+    entries = np.asarray(table.entries)
+    cases = [
+        (("entries", entries.astype(np.int64)), "C-contiguous, writable uint64"),
+        (("entries", entries.astype(np.float64)), "uint64"),
+        (("entries", entries.astype(np.uint32)), "uint64"),
+        (("entries", np.repeat(entries, 2)[::2]), "C-contiguous"),
+        (("entries", bytes(8 * len(entries))), "writable"),
+        (("entries", [1, 2, 3]), "got list"),
+        (("carry", np.zeros(7, np.uint64)), "8 uint64 items, got 7"),
+        (("low", low[:-1]), "1296 uint64 items"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=message):
+            lanes(change)
+    with pytest.raises(ValueError, match="a lane's generator"):
+        lanes(lane=np.random.PCG64(0))
+
+
+def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path: Path) -> None:
+    """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
+    library = tmp_path / "portable.so"
+    source = Path(native.__file__).with_name("native.c")
+    subprocess.run(
+        ["gcc", "-O2", "-std=c11", "-shared", "-fPIC", "-DHAZARD_NO_INT128", str(source), "-o", str(library)],
+        check=True,
+    )
+    portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
+    for seed in (0, 1, 2**64 + 3, 2**128 - 1):
+        words = portable.lane_words(lane_generator(seed, 1, 7, 0), 50)
+        assert words == NATIVE.lane_words(lane_generator(seed, 1, 7, 0), 50)
+        assert words == lane_words(lane_generator(seed, 1, 7, 0), 50)
 
 
 # --- whole studies ------------------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from typing import Any
 
-import numpy as np
 import pytest
 
 from hazard.core.dice import ROLLS, Roll
@@ -109,7 +109,7 @@ def test_a_wrong_table_is_caught(name: str, main: int | None) -> None:
 
 def test_a_corrupted_compiled_entry_is_caught() -> None:
     table = compile_table(find_ruleset("craps"))
-    entries = table.entries.copy()
+    entries = copy.copy(table.entries)
     crab = entries[ROLLS.index(Roll(1, 1))]
     for roll in (Roll(5, 6), Roll(6, 5)):  # 11 on the come-out now loses
         entries[ROLLS.index(roll)] = crab
@@ -154,14 +154,14 @@ def test_another_seed_gives_other_counts() -> None:
     table = compile_table(find_ruleset("craps"))
     first = simulate_rounds(table, 10_000, seed=1)
     second = simulate_rounds(table, 10_000, seed=2)
-    assert not np.array_equal(first.by_code, second.by_code)
+    assert first.by_code != second.by_code
 
 
 def test_counts_add_up() -> None:
     counts = simulate_rounds(compile_table(find_ruleset("sca")), 50_001, seed=9)
     assert counts.rounds == 50_001
-    assert int(counts.by_code.sum()) == 50_001
-    assert counts.throws == int(counts.throw_sums.sum()) >= 50_001
+    assert sum(map(sum, counts.by_code)) == 50_001
+    assert counts.throws == sum(counts.throw_sums) >= 50_001
     assert not counts.interrupted
 
 
@@ -198,5 +198,5 @@ def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -
     assert counts.interrupted
     assert 0 < counts.rounds < rounds
     assert counts.rounds % BLOCK_ROUNDS == 0
-    assert int(counts.by_code.sum()) == counts.rounds
+    assert sum(map(sum, counts.by_code)) == counts.rounds
     assert calls

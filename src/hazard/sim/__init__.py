@@ -9,12 +9,36 @@ ruleset's own transitions, compiled from the rules engine; nothing is sampled fr
 True
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from hazard.core.staking import Staking
+from hazard.sim.config import SessionConfig
 from hazard.sim.rounds import RoundCounts, simulate_rounds
-from hazard.sim.session import SessionConfig, SessionRows, SessionStudy, Staking, simulate_sessions
 from hazard.sim.stats import Estimate, Exact, GroupStats, RoundStats, round_stats
 from hazard.sim.tables import RoundTable, compile_table, on_main
-from hazard.sim.tally import Tally
 from hazard.sim.workers import Pool
+
+if TYPE_CHECKING:
+    from hazard.sim.session import SessionRows, SessionStudy, simulate_sessions
+    from hazard.sim.tally import Tally
+
+# Session studies count with NumPy; a study of rounds needs none, so these load when first asked for.
+_LATER = {
+    "SessionRows": "hazard.sim.session",
+    "SessionStudy": "hazard.sim.session",
+    "simulate_sessions": "hazard.sim.session",
+    "Tally": "hazard.sim.tally",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LATER:
+        return getattr(import_module(_LATER[name]), name)
+    raise AttributeError(f"module 'hazard.sim' has no attribute {name!r}")
+
 
 __all__ = [
     "Estimate",

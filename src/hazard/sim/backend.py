@@ -6,10 +6,11 @@ reference instead and compare whole studies.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    from hazard.sim.native import Buffer
+    from hazard.sim.stream import Lane
 
 __all__ = ["Kernels", "backend"]
 
@@ -20,44 +21,40 @@ class Kernels(Protocol):
 
     name: str
 
-    def pair_tables(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
+    def pair_tables(self) -> tuple[Buffer, Buffer]: ...
 
     def play_lanes(  # noqa: PLR0917
         self,
-        bits0: np.random.BitGenerator,
-        bits1: np.random.BitGenerator,
+        bits0: Lane,
+        bits1: Lane,
         target0: int,
         target1: int,
-        entries: npt.NDArray[np.uint64],
-        carry: npt.NDArray[np.uint64],
-        log0: npt.NDArray[np.uint64],
-        log1: npt.NDArray[np.uint64],
-        low: npt.NDArray[np.uint64],
-        high: npt.NDArray[np.uint64],
+        entries: Buffer,
+        carry: Buffer,
+        log0: Buffer,
+        log1: Buffer,
+        low: Buffer,
+        high: Buffer,
     ) -> tuple[int, int]: ...
 
     def tally(  # noqa: PLR0917
-        self,
-        log: npt.NDArray[np.uint64],
-        n: int,
-        rule: npt.NDArray[np.int64],
-        counts: npt.NDArray[np.int64],
-        hands: npt.NDArray[np.int64],
-        carry: npt.NDArray[np.int64],
+        self, log: Buffer, n: int, rule: Buffer, counts: Buffer, hands: Buffer, carry: Buffer
     ) -> None: ...
+
+    def add(self, into: Buffer, counts: Buffer, ways: int) -> None: ...
 
     def play_sessions(  # noqa: PLR0917
         self,
-        bits: np.random.BitGenerator,
-        entries: npt.NDArray[np.uint64],
+        bits: Lane,
+        entries: Buffer,
         start: int,
-        net: npt.NDArray[np.float64],
-        rule: npt.NDArray[np.int64],
-        settings: npt.NDArray[np.float64],
-        bankrolls: npt.NDArray[np.float64],
-        out_bank: npt.NDArray[np.float64],
-        out_ruin: npt.NDArray[np.int64],
-        out_stats: npt.NDArray[np.float64],
+        net: Buffer,
+        rule: Buffer,
+        settings: Buffer,
+        bankrolls: Buffer,
+        out_bank: Buffer,
+        out_ruin: Buffer,
+        out_stats: Buffer,
     ) -> int: ...
 
 

@@ -7,11 +7,10 @@
  *
  * Compiled into the package when it is installed (setup.py, with _module.c around it) and loaded with
  * ctypes by hazard/sim/native.py, whose foreign calls release the GIL, so the worker threads run these
- * loops on every core. Nothing here includes Python or NumPy headers: the kernels depend on neither, only
- * on the layout of NumPy's bitgen_t (numpy/random/bitgen.h, part of NumPy's public C API), which lets each
- * lane draw its words straight from its PCG64.
+ * loops on every core. Nothing here includes Python or NumPy headers: the kernels depend on neither. Each
+ * lane draws its words from its own PCG64 (hazard_lane), the same words as NumPy's PCG64 seeded the same.
  *
- * Portable C11: no compiler builtin. Floating point: the session kernel must round the same on every
+ * Portable C11: no compiler builtin (a 128-bit integer where the compiler has one, else 64-bit halves). Floating point: the session kernel must round the same on every
  * build, so setup.py passes no fused multiply-adds (-ffp-contract=off) and never fast math.
  */
 
@@ -19,14 +18,76 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* numpy/random/bitgen.h: the C interface of every NumPy bit generator. */
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define EXPORT __attribute__((visibility("default")))
+#else
+#define EXPORT
+#endif
+
+/* A lane's generator: PCG64 (the 128-bit PCG with the XSL RR output), the generator NumPy calls PCG64,
+ * so that a lane seeded as NumPy seeds it (hazard/sim/stream.py) draws NumPy's words to the bit. The state
+ * and the increment are each two 64-bit halves, high first. */
 typedef struct {
-    void *state;
-    uint64_t (*next_uint64)(void *st);
-    uint32_t (*next_uint32)(void *st);
-    double (*next_double)(void *st);
-    uint64_t (*next_raw)(void *st);
-} bitgen_t;
+    uint64_t state_high, state_low, inc_high, inc_low;
+} hazard_lane;
+
+#define PCG_MULTIPLIER_HIGH 2549297995355413924ULL
+#define PCG_MULTIPLIER_LOW 4865540595714422341ULL
+
+#if defined(__SIZEOF_INT128__) && !defined(HAZARD_NO_INT128)
+__extension__ typedef unsigned __int128 hazard_u128;
+
+static inline uint64_t next_word(hazard_lane *lane) {
+    const hazard_u128 multiplier = ((hazard_u128)PCG_MULTIPLIER_HIGH << 64) | PCG_MULTIPLIER_LOW;
+    hazard_u128 state = ((hazard_u128)lane->state_high << 64) | lane->state_low;
+    state = state * multiplier + (((hazard_u128)lane->inc_high << 64) | lane->inc_low);
+    lane->state_high = (uint64_t)(state >> 64);
+    lane->state_low = (uint64_t)state;
+    uint64_t x = lane->state_high ^ lane->state_low;
+    unsigned rot = (unsigned)(lane->state_high >> 58);
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+#else
+/* Without a 128-bit integer type: the low 128 bits of the product from 64-bit halves, the same result. */
+static inline uint64_t mul_high(uint64_t a, uint64_t b) {
+    uint64_t a_lo = a & 0xFFFFFFFFULL, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFULL, b_hi = b >> 32;
+    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFULL) + lo_hi;
+    return (hi_lo >> 32) + (cross >> 32) + hi_hi;
+}
+
+static inline uint64_t next_word(hazard_lane *lane) {
+    uint64_t high = mul_high(lane->state_low, PCG_MULTIPLIER_LOW) + lane->state_high * PCG_MULTIPLIER_LOW +
+                    lane->state_low * PCG_MULTIPLIER_HIGH;
+    uint64_t low = lane->state_low * PCG_MULTIPLIER_LOW;
+    uint64_t sum_low = low + lane->inc_low;
+    high += lane->inc_high + (sum_low < low);
+    lane->state_high = high;
+    lane->state_low = sum_low;
+    uint64_t x = high ^ sum_low;
+    unsigned rot = (unsigned)(high >> 58);
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+#endif
+
+/* into[i] += the sum over w of from[w * n + i]: a block's tallies (`ways` copies of n counts) added into a
+ * study's, for a study of rounds that holds its counts without NumPy. */
+EXPORT void hazard_add(int64_t *restrict into, const int64_t *restrict from, int64_t n, int64_t ways) {
+    for (int64_t w = 0; w < ways; w++) {
+        for (int64_t i = 0; i < n; i++) {
+            into[i] += from[w * n + i];
+        }
+    }
+}
+
+/* The next `n` words of a lane, for the tests and the plain-Python reference's checks. */
+EXPORT void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = next_word(lane);
+    }
+}
 
 /* The constants of hazard.sim.stream and hazard.sim.tables; native.py checks them against Python's. */
 #define DIGITS_PER_WORD 11
@@ -39,13 +100,6 @@ typedef struct {
 #define THROW_BUCKETS 64
 #define HAND_BUCKETS 64
 
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#elif defined(__GNUC__)
-#define EXPORT __attribute__((visibility("default")))
-#else
-#define EXPORT
-#endif
 
 /* The constants above, for the loader to compare with its own: a stale or mismatched build is refused. */
 EXPORT void hazard_constants(uint64_t *out) {
@@ -73,10 +127,10 @@ static inline void step(const uint64_t *restrict entries, uint64_t *offset, uint
 }
 
 /* The next accepted word of a lane, reduced mod 36^11: 11 uniform base-36 digits. */
-static inline uint64_t word(bitgen_t *bits) {
-    uint64_t w = bits->next_uint64(bits->state);
+static inline uint64_t word(hazard_lane *bits) {
+    uint64_t w = next_word(bits);
     while (w >= WORD_LIMIT) {
-        w = bits->next_uint64(bits->state);
+        w = next_word(bits);
     }
     return w % M11;
 }
@@ -84,7 +138,7 @@ static inline uint64_t word(bitgen_t *bits) {
 /* Play one lane a throw at a time until it has logged `target` rounds (with `align`, stop as well at the
  * end of the word being used); return the rounds logged. carry[0..3] is [state offset, throws in the
  * round, word being used, digits left in it]. */
-static int64_t play_one(bitgen_t *bits, int64_t target, const uint64_t *restrict entries,
+static int64_t play_one(hazard_lane *bits, int64_t target, const uint64_t *restrict entries,
                         uint64_t *restrict carry, uint64_t *restrict log, int align) {
     uint64_t offset = carry[0], throws = carry[1], x = carry[2], left = carry[3];
     uint64_t end = 0;
@@ -191,7 +245,7 @@ static int fast_table_of(const uint64_t *restrict entries, int64_t n, fast_table
  * target (a word ends at most 11 rounds, so each lane stops before `stop`): the same words are drawn in
  * the same order as one at a time and all of them are used, and each word's 11 digits are taken in the
  * same order (lowest first), so the logs and the carry are exactly those of the plain loop. */
-static void play_pair(bitgen_t *bits0, bitgen_t *bits1, const fast_table *table, uint64_t *restrict c0,
+static void play_pair(hazard_lane *bits0, hazard_lane *bits1, const fast_table *table, uint64_t *restrict c0,
                       uint64_t *restrict c1, uint64_t *restrict *at0, uint64_t *restrict *at1,
                       const uint64_t *stop0, const uint64_t *stop1, const uint32_t *restrict pairs) {
     const uint64_t *restrict add = table->add;
@@ -233,7 +287,7 @@ static void play_pair(bitgen_t *bits0, bitgen_t *bits1, const fast_table *table,
  * table look-ups then overlap): four words of each at a time (play_pair) while they can, then a word of
  * each at a time; each finishing alone. carry is (2, 4); the rounds logged go to logged[0..1]. `entries`
  * has n_entries entries. */
-EXPORT void hazard_play_lanes(bitgen_t *bits0, bitgen_t *bits1, int64_t target0, int64_t target1,
+EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t target0, int64_t target1,
                               const uint64_t *restrict entries, int64_t n_entries, uint64_t *restrict carry,
                               uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
                               const uint64_t *restrict high, int64_t *restrict logged) {
@@ -377,7 +431,7 @@ static inline double min_f64(double a, double b) { return b < a ? b : a; }
 /* The throws of a session block, drawn as they are needed: each accepted word of the block's stream gives
  * 11 throws, lowest base-36 digit first, so memory does not grow with the rounds played. */
 typedef struct {
-    bitgen_t *bits;
+    hazard_lane *bits;
     uint64_t x;
     int left;
 } throws_t;
@@ -397,7 +451,7 @@ static inline uint64_t next_throw(throws_t *source) {
  * -2 when out of memory. out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings
  * is [rounds, staking, base stake, progression cap, max net]. Every floating-point operation is written in
  * the order the reference performs it, so that the results round identically. */
-EXPORT int64_t hazard_play_sessions(bitgen_t *bits, const uint64_t *entries, int64_t start,
+EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *entries, int64_t start,
                                     const double *net, const int64_t *rule, const double *settings,
                                     const double *bankrolls, int64_t players, int64_t sessions,
                                     double *out_bank, int64_t *out_ruin, double *out_stats) {

@@ -4,8 +4,9 @@ ctypes.
 setup.py builds ``native.c`` (with ``_module.c``, an empty module around it) as the extension
 ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or checked
 at run time. This module loads that file with ctypes and calls the kernels' C functions directly: they take
-plain arrays and NumPy's ``bitgen_t``, never a Python object, and ctypes releases the GIL around each call,
-so the worker threads run them on every core. Loading takes about a millisecond.
+plain arrays and each lane's generator (:class:`~hazard.sim.stream.Lane`), never a Python object, and ctypes
+releases the GIL around each call, so the worker threads run them on every core. Loading takes about a
+millisecond.
 
 Every array is checked here before a call (the C code trusts its arguments), and the constants the C code
 was built with are checked against :mod:`hazard.sim.stream` and :mod:`hazard.sim.tables` when it loads.
@@ -20,21 +21,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from hazard.core.errors import InvalidError
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, pair_tables
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, Lane, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["EXTENSION", "NativeKernels", "NativeUnavailable", "library_file", "load"]
+__all__ = ["EXTENSION", "Buffer", "NativeKernels", "NativeUnavailable", "library_file", "load"]
 
 EXTENSION = "hazard.sim._native"
 """The extension module the build compiles the kernels into."""
 
+Buffer = Any
+"""What the kernels read and write: any C-contiguous, writable buffer of 8-byte items (an ``array.array``
+of ``q``, ``Q`` or ``d``; a NumPy array of int64, uint64 or float64), checked before each call."""
+
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 _VOID = ctypes.c_void_p
 _I64 = ctypes.c_int64
+_KINDS = {"Q": "uint64", "L": "uint64", "q": "int64", "l": "int64", "d": "float64"}
 
 
 class NativeUnavailable(InvalidError):
@@ -63,17 +66,34 @@ def load() -> NativeKernels:
     return NativeKernels(library, path)
 
 
-def _address(array: npt.NDArray[Any], dtype: type[np.generic], ndim: int) -> int:
-    """The data address of ``array``, which must be C-contiguous, of ``dtype`` and of ``ndim`` dimensions:
-    the C code trusts its arguments, so every one is checked here."""
-    if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
-        raise ValueError(f"expected a C-contiguous {np.dtype(dtype)} array of {ndim} dimensions")
-    return int(array.__array_interface__["data"][0])
+def _address(buffer: Buffer, kind: str, size: int | None = None) -> int:
+    """The data address of ``buffer``, which must be a C-contiguous, writable buffer of 8-byte ``kind``
+    items (of ``size`` items, where given): the C code trusts its arguments, so every one is checked here."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError(f"expected a C-contiguous {kind} buffer, got {type(buffer).__name__}") from None
+    with view:
+        fits = view.itemsize == 8 and _KINDS.get(view.format.lstrip("@=<")) == kind
+        if not fits or not view.c_contiguous or view.readonly:
+            raise ValueError(f"expected a C-contiguous, writable {kind} buffer (got format {view.format!r})")
+        count = view.nbytes // 8
+    if size is not None and count != size:
+        raise ValueError(f"expected a buffer of {size} {kind} items, got {count}")
+    return ctypes.addressof(ctypes.c_char.from_buffer(buffer)) if count else 0
 
 
-def _bitgen(bits: np.random.BitGenerator) -> int:
-    """The address of a bit generator's ``bitgen_t`` (NumPy's C interface to it)."""
-    return int(bits.ctypes.bit_generator.value)
+def _items(buffer: Buffer) -> int:
+    """How many 8-byte items ``buffer`` holds."""
+    with memoryview(buffer) as view:
+        return view.nbytes // 8
+
+
+def _lane(lane: Lane) -> int:
+    """The address of a lane's generator (:class:`~hazard.sim.stream.Lane`, ``hazard_lane`` in C)."""
+    if not isinstance(lane, Lane):
+        raise ValueError(f"expected a lane's generator (hazard.sim.stream.Lane), got {type(lane).__name__}")
+    return ctypes.addressof(lane)
 
 
 class NativeKernels:
@@ -110,117 +130,128 @@ class NativeKernels:
         self._sessions = library.hazard_play_sessions
         self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
         self._sessions.restype = _I64
+        self._add = library.hazard_add
+        self._add.argtypes = [_VOID, _VOID, _I64, _I64]
+        self._add.restype = None
+        self._words = library.hazard_lane_words
+        self._words.argtypes = [_VOID, _VOID, _I64]
+        self._words.restype = None
 
     @staticmethod
-    def pair_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    def pair_tables() -> tuple[Buffer, Buffer]:
         """The low and high digit of each pair of base-36 digits (:func:`~hazard.sim.stream.pair_tables`)."""
         return pair_tables()
 
     def play_lanes(  # noqa: PLR0917
         self,
-        bits0: np.random.BitGenerator,
-        bits1: np.random.BitGenerator,
+        bits0: Lane,
+        bits1: Lane,
         target0: int,
         target1: int,
-        entries: npt.NDArray[np.uint64],
-        carry: npt.NDArray[np.uint64],
-        log0: npt.NDArray[np.uint64],
-        log1: npt.NDArray[np.uint64],
-        low: npt.NDArray[np.uint64],
-        high: npt.NDArray[np.uint64],
+        entries: Buffer,
+        carry: Buffer,
+        log0: Buffer,
+        log1: Buffer,
+        low: Buffer,
+        high: Buffer,
     ) -> tuple[int, int]:
         """Play the two lanes of a block until each has logged its target of rounds; the rounds logged.
 
-        ``bits0`` and ``bits1`` are the lanes' bit generators, whose state moves on; ``carry`` (2 by 4: each
+        ``bits0`` and ``bits1`` are the lanes' generators, whose state moves on; ``carry`` (2 by 4: each
         lane's state offset, throws in the round, word being used, digits left in it) keeps where each lane
         stood, so a lane goes on from one call to the next as if never stopped. Each log holds its target +
         1 entries, each round logged as ``code << 32 | throws``."""
-        if carry.shape != (2, 4) or len(log0) <= target0 or len(log1) <= target1 or min(target0, target1) < 0:
-            raise ValueError("play_lanes: carry must be (2, 4) and each log hold its target + 1 entries")
-        if len(low) != 36 * 36 or len(high) != 36 * 36:
-            raise ValueError("play_lanes: the pair tables must have 36 * 36 entries")
-        logged = np.zeros(2, dtype=np.int64)
+        if _items(log0) <= target0 or _items(log1) <= target1 or min(target0, target1) < 0:
+            raise ValueError("play_lanes: each log must hold its target + 1 entries")
+        logged = (ctypes.c_int64 * 2)()
         self._play_lanes(
-            _bitgen(bits0),
-            _bitgen(bits1),
+            _lane(bits0),
+            _lane(bits1),
             int(target0),
             int(target1),
-            _address(entries, np.uint64, 1),
-            len(entries),
-            _address(carry, np.uint64, 2),
-            _address(log0, np.uint64, 1),
-            _address(log1, np.uint64, 1),
-            _address(low, np.uint64, 1),
-            _address(high, np.uint64, 1),
-            _address(logged, np.int64, 1),
+            _address(entries, "uint64"),
+            _items(entries),
+            _address(carry, "uint64", 8),
+            _address(log0, "uint64"),
+            _address(log1, "uint64"),
+            _address(low, "uint64", 36 * 36),
+            _address(high, "uint64", 36 * 36),
+            ctypes.addressof(logged),
         )
         return int(logged[0]), int(logged[1])
 
     def tally(  # noqa: PLR0917
         self,
-        log: npt.NDArray[np.uint64],
+        log: Buffer,
         n: int,
-        rule: npt.NDArray[np.int64],
-        counts: npt.NDArray[np.int64],
-        hands: npt.NDArray[np.int64],
-        carry: npt.NDArray[np.int64],
+        rule: Buffer,
+        counts: Buffer,
+        hands: Buffer,
+        carry: Buffer,
     ) -> None:
         """Add the first ``n`` rounds of a lane's ``log`` to the counts by outcome code and number of throws,
         and to the hands (rounds a caster kept the dice) by the dice-passing ``rule``; ``carry`` holds the
-        losing streak and the hand in progress."""
-        codes = len(rule)
-        if counts.shape != (TALLY_WAYS, codes, THROW_BUCKETS + 2) or hands.shape != (
-            TALLY_WAYS,
-            HAND_BUCKETS + 2,
-        ):
-            raise ValueError("tally: counts and hands do not have the kernels' shapes")
-        if not 0 <= n <= len(log) or len(carry) != 2:
-            raise ValueError("tally: n must be within the log, and carry hold 2 entries")
+        losing streak and the hand in progress. ``counts`` is (ways, codes, throw buckets + 2) and ``hands``
+        (ways, hand buckets + 2), flat or not."""
+        codes = _items(rule)
+        if not 0 <= n <= _items(log):
+            raise ValueError("tally: n must be within the log")
         self._tally(
-            _address(log, np.uint64, 1),
+            _address(log, "uint64"),
             int(n),
-            _address(rule, np.int64, 1),
+            _address(rule, "int64"),
             codes,
-            _address(counts, np.int64, 3),
-            _address(hands, np.int64, 2),
-            _address(carry, np.int64, 1),
+            _address(counts, "int64", TALLY_WAYS * codes * (THROW_BUCKETS + 2)),
+            _address(hands, "int64", TALLY_WAYS * (HAND_BUCKETS + 2)),
+            _address(carry, "int64", 2),
         )
+
+    def add(self, into: Buffer, counts: Buffer, ways: int) -> None:
+        """``into[i] +=`` the sum of ``counts[w * n + i]`` over the ``ways`` copies of ``n`` counts."""
+        n = _items(into)
+        self._add(_address(into, "int64"), _address(counts, "int64", n * ways), n, int(ways))
+
+    def lane_words(self, lane: Lane, n: int) -> list[int]:
+        """The next ``n`` words of a lane's generator, drawn in C."""
+        out = (ctypes.c_uint64 * max(n, 0))()
+        self._words(_lane(lane), ctypes.addressof(out), max(n, 0))
+        return list(out)
 
     def play_sessions(  # noqa: PLR0917
         self,
-        bits: np.random.BitGenerator,
-        entries: npt.NDArray[np.uint64],
+        bits: Lane,
+        entries: Buffer,
         start: int,
-        net: npt.NDArray[np.float64],
-        rule: npt.NDArray[np.int64],
-        settings: npt.NDArray[np.float64],
-        bankrolls: npt.NDArray[np.float64],
-        out_bank: npt.NDArray[np.float64],
-        out_ruin: npt.NDArray[np.int64],
-        out_stats: npt.NDArray[np.float64],
+        net: Buffer,
+        rule: Buffer,
+        settings: Buffer,
+        bankrolls: Buffer,
+        out_bank: Buffer,
+        out_ruin: Buffer,
+        out_stats: Buffer,
     ) -> int:
         """Play the sessions of a block, round by round, with bankrolls and stakes (``settings``: rounds,
         staking, base stake, progression cap, the most a stake can win), their throws drawn from ``bits``
-        as they are needed; the throws drawn."""
-        sessions, players = out_bank.shape
-        if out_ruin.shape != (sessions, players) or out_stats.shape != (sessions, 7):
-            raise ValueError("play_sessions: the outputs must be (sessions, players) and (sessions, 7)")
-        if len(bankrolls) != players or len(settings) != 5 or len(net) != len(rule):
-            raise ValueError("play_sessions: bankrolls, settings, net and rule do not fit together")
+        as they are needed; the throws drawn. ``out_bank`` and ``out_ruin`` are (sessions, players),
+        ``out_stats`` (sessions, 7)."""
+        players = _items(bankrolls)
+        sessions = _items(out_bank) // max(players, 1)
+        if players < 1 or _items(out_bank) != sessions * players or _items(net) != _items(rule):
+            raise ValueError("play_sessions: bankrolls, outputs, net and rule do not fit together")
         used = int(
             self._sessions(
-                _bitgen(bits),
-                _address(entries, np.uint64, 1),
+                _lane(bits),
+                _address(entries, "uint64"),
                 int(start),
-                _address(net, np.float64, 1),
-                _address(rule, np.int64, 1),
-                _address(settings, np.float64, 1),
-                _address(bankrolls, np.float64, 1),
+                _address(net, "float64"),
+                _address(rule, "int64"),
+                _address(settings, "float64", 5),
+                _address(bankrolls, "float64"),
                 players,
                 sessions,
-                _address(out_bank, np.float64, 2),
-                _address(out_ruin, np.int64, 2),
-                _address(out_stats, np.float64, 2),
+                _address(out_bank, "float64"),
+                _address(out_ruin, "int64", sessions * players),
+                _address(out_stats, "float64", sessions * 7),
             )
         )
         if used == -2:

@@ -11,18 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
 from hazard.core.errors import InvalidError, quoted
-from hazard.sim.stats import Exact, RoundStats
-from hazard.sim.tally import Replay, Tally
+from hazard.sim.stats import Exact, GroupStats, RoundStats
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from hazard.sim.session import SessionStudy
+    from hazard.sim.tally import Replay, Tally
 
 __all__ = ["plot_rounds", "plot_sessions", "sessions_figure"]
 
@@ -71,6 +70,8 @@ def check_plot_path(path: str | Path) -> Path:
 
 def plot_rounds(stats: RoundStats, path: str | Path, exact: Exact | None = None) -> Path:
     """Draw a round study to ``path`` (PNG); exact values, where given, are drawn beside the simulation."""
+    import numpy as np  # noqa: PLC0415 - with Matplotlib, which needs it anyway: only to draw
+
     figure, (throws_ax, rates_ax, z_ax) = _figure(1, 3, (16.0, 5.0))
     group = stats.overall
     title = f"{stats.ruleset_id}" + ("" if stats.main is None else f", main {stats.main}")
@@ -115,6 +116,14 @@ def plot_rounds(stats: RoundStats, path: str | Path, exact: Exact | None = None)
     rates_ax.set_title("How rounds end")
     rates_ax.legend(loc="lower right")
 
+    _agreement(z_ax, group, exact)
+    return _save(figure, path)
+
+
+def _agreement(z_ax: Axes, group: GroupStats, exact: Exact | None) -> None:
+    """The panel of z-scores: each simulated figure against its exact value, in standard errors."""
+    import numpy as np  # noqa: PLC0415 - see plot_rounds
+
     if exact is not None:
         compared = [(name, z) for name, (_, _, z) in group.comparisons(exact).items() if z is not None]
         zy = np.arange(len(compared))[::-1]
@@ -131,7 +140,6 @@ def plot_rounds(stats: RoundStats, path: str | Path, exact: Exact | None = None)
     else:
         z_ax.text(0.5, 0.5, "no exact values given", ha="center", va="center")
         z_ax.set_axis_off()
-    return _save(figure, path)
 
 
 def plot_sessions(study: SessionStudy, path: str | Path) -> Path:
@@ -141,6 +149,8 @@ def plot_sessions(study: SessionStudy, path: str | Path) -> Path:
 
 def sessions_figure(study: SessionStudy) -> Figure:
     """The four panels of a session study: final bankrolls, ruin, the dice passing, the setters' take."""
+    import numpy as np  # noqa: PLC0415 - with Matplotlib, which needs it anyway: only to draw
+
     figure, (bank_ax, ruin_ax, hands_ax, take_ax) = _figure(2, 2, (12.0, 8.0))
     config = study.config
     figure.suptitle(
@@ -191,6 +201,8 @@ def sessions_figure(study: SessionStudy) -> Figure:
 def _bars(axes: Axes, tally: Tally, replay: Replay, edges: npt.NDArray[np.float64] | None = None) -> None:
     """A histogram of a tally's values, as ``axes.hist`` draws the values themselves (40 bins from the least
     to the greatest, unless ``edges`` are given), counted without holding the values."""
+    import numpy as np  # noqa: PLC0415 - see plot_rounds
+
     if tally.low is None or tally.high is None:
         return
     if edges is None:

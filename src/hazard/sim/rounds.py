@@ -2,7 +2,7 @@
 
 >>> from hazard.core.rulesets import find_ruleset
 >>> counts = simulate_rounds(compile_table(find_ruleset("craps")), 1000, seed=1)
->>> counts.rounds, int(counts.by_code.sum())
+>>> counts.rounds, sum(map(sum, counts.by_code))
 (1000, 1000)
 """
 
@@ -11,11 +11,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
 
 from hazard.core.errors import InvalidError
 from hazard.sim.backend import backend
@@ -61,10 +59,10 @@ class RoundCounts:
     requested: int
     rounds: int
     seed: int
-    by_code: npt.NDArray[np.int64]
-    throw_sums: npt.NDArray[np.int64]
-    throw_squares: npt.NDArray[np.int64]
-    hands: npt.NDArray[np.int64]
+    by_code: tuple[tuple[int, ...], ...]
+    throw_sums: tuple[int, ...]
+    throw_squares: tuple[int, ...]
+    hands: tuple[int, ...]
     hand_sums: tuple[int, int]
     seconds: float
     workers: int
@@ -73,25 +71,31 @@ class RoundCounts:
     @property
     def throws(self) -> int:
         """Every throw of the dice made in the rounds counted."""
-        return int(self.throw_sums.sum())
+        return sum(self.throw_sums)
 
 
 _local = threading.local()
 
 
-def _buffer(lane: int, size: int) -> npt.NDArray[np.uint64]:
+def _zeros(kind: str, size: int) -> array[int]:
+    return array(kind, bytes(8 * size))
+
+
+def _buffer(lane: int, size: int) -> array[int]:
     """A log of at least ``size`` entries for ``lane``, kept per thread: fresh memory costs page faults."""
-    buffers: dict[int, npt.NDArray[np.uint64]] = _local.__dict__.setdefault("logs", {})
+    buffers: dict[int, array[int]] = _local.__dict__.setdefault("logs", {})
     buffer = buffers.get(lane)
     if buffer is None or len(buffer) < size:
-        buffer = buffers[lane] = np.empty(size, dtype=np.uint64)
+        buffer = buffers[lane] = _zeros("Q", size)
     return buffer
 
 
 @dataclass
 class _Block:
-    counts: npt.NDArray[np.int64]
-    hands: npt.NDArray[np.int64]
+    counts: array[int]
+    """``TALLY_WAYS`` copies of (codes, throw buckets + 2), flat."""
+    hands: array[int]
+    """``TALLY_WAYS`` copies of (hand buckets + 2), flat."""
     rounds: int
 
 
@@ -100,31 +104,30 @@ class _Plan:
     """What every block of a study shares: the table as the kernels read it."""
 
     table: RoundTable
-    entries: npt.NDArray[np.uint64]
-    low: npt.NDArray[np.uint64]
-    high: npt.NDArray[np.uint64]
-    rule: npt.NDArray[np.int64]
+    low: array[int]
+    high: array[int]
+    rule: array[int]
 
     @classmethod
     def of(cls, table: RoundTable) -> _Plan:
         low, high = backend().pair_tables()
-        entries = table.entries.astype(np.uint64)
-        return cls(table, entries, low, high, table.passing_rule())
+        return cls(table, low, high, table.passing_rule())
 
 
 def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: int) -> _Block:
     """Play block ``block``: ``rounds`` rounds over the two lanes (the first lane takes the odd one)."""
     kernels = backend()
     table = plan.table
-    entries, low, high, rule = plan.entries, plan.low, plan.high, plan.rule
-    counts = np.zeros((TALLY_WAYS, table.codes, THROW_BUCKETS + 2), dtype=np.int64)
-    hands = np.zeros((TALLY_WAYS, HAND_BUCKETS + 2), dtype=np.int64)
+    entries, low, high, rule = table.entries, plan.low, plan.high, plan.rule
+    counts = _zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
+    hands = _zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
     quotas = [(rounds + 1) // 2, rounds // 2]
     done = [0] * LANES
     bits = [lane_generator(seed, ROUND_STREAM, block, lane) for lane in range(LANES)]
-    carry = np.zeros((LANES, 4), dtype=np.uint64)
-    carry[:, 0] = table.start * 36
-    hand_carry = [np.zeros(2, dtype=np.int64) for _ in range(LANES)]
+    carry = _zeros("Q", LANES * 4)
+    for lane in range(LANES):
+        carry[lane * 4] = table.start * 36
+    hand_carry = [_zeros("q", 2) for _ in range(LANES)]
     while done != quotas:
         targets = [min(chunk_rounds, q - d) for q, d in zip(quotas, done, strict=True)]
         logs = [_buffer(lane, target + 1) for lane, target in enumerate(targets)]
@@ -134,7 +137,7 @@ def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: i
         for lane in range(LANES):
             kernels.tally(logs[lane], logged[lane], rule, counts, hands, hand_carry[lane])
             done[lane] += int(logged[lane])
-    return _Block(counts.sum(axis=0), hands.sum(axis=0), rounds)
+    return _Block(counts, hands, rounds)
 
 
 def check_run(rounds: int, chunk_rounds: int, workers: int | None) -> int:
@@ -174,9 +177,11 @@ def simulate_rounds(
     workers = check_run(rounds, chunk_rounds, workers)
     began = time.perf_counter()
     plan = _Plan.of(table)
+    kernels = backend()
     blocks = -(-rounds // BLOCK_ROUNDS)
-    counts = np.zeros((table.codes, THROW_BUCKETS + 2), dtype=np.int64)
-    hands = np.zeros(HAND_BUCKETS + 2, dtype=np.int64)
+    width = THROW_BUCKETS + 2
+    counts = _zeros("q", table.codes * width)
+    hands = _zeros("q", HAND_BUCKETS + 2)
     played = 0
 
     def play(block: int) -> _Block:
@@ -185,31 +190,31 @@ def simulate_rounds(
 
     def fold(result: _Block) -> None:
         nonlocal played
-        counts[...] += result.counts
-        hands[...] += result.hands
+        kernels.add(counts, result.counts, TALLY_WAYS)  # in C: a block's counts are thousands of numbers
+        kernels.add(hands, result.hands, TALLY_WAYS)
         played += result.rounds
 
     threads = min(workers, blocks) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(played))
     _, interrupted = run_blocks(blocks, play, fold, threads=threads, progress=report, pool=pool)
-    buckets = np.arange(THROW_BUCKETS, dtype=np.int64)
-    buckets[-1] = 0  # the last bucket's rounds are summed exactly apart
-    by_code = counts[:, :THROW_BUCKETS].copy()
-    hand_buckets = np.arange(HAND_BUCKETS, dtype=np.int64)
-    hand_buckets[-1] = 0
-    kept = hands[:HAND_BUCKETS].copy()
+    # The last bucket of throws (and of hands) holds every longer one: its exact sums are kept apart.
+    rows = [counts[code * width : (code + 1) * width] for code in range(table.codes)]
+    by_code = tuple(tuple(row[:THROW_BUCKETS]) for row in rows)
+    short = range(THROW_BUCKETS - 1)
+    kept = tuple(hands[:HAND_BUCKETS])
+    hand_short = range(HAND_BUCKETS - 1)
     return RoundCounts(
         table=table,
         requested=rounds,
         rounds=played,
         seed=seed,
         by_code=by_code,
-        throw_sums=by_code @ buckets + counts[:, THROW_BUCKETS],
-        throw_squares=by_code @ buckets**2 + counts[:, THROW_BUCKETS + 1],
+        throw_sums=tuple(sum(t * row[t] for t in short) + row[THROW_BUCKETS] for row in rows),
+        throw_squares=tuple(sum(t * t * row[t] for t in short) + row[THROW_BUCKETS + 1] for row in rows),
         hands=kept,
         hand_sums=(
-            int(kept @ hand_buckets + hands[HAND_BUCKETS]),
-            int(kept @ hand_buckets**2 + hands[HAND_BUCKETS + 1]),
+            sum(k * kept[k] for k in hand_short) + hands[HAND_BUCKETS],
+            sum(k * k * kept[k] for k in hand_short) + hands[HAND_BUCKETS + 1],
         ),
         seconds=time.perf_counter() - began,
         workers=threads,

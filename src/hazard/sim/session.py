@@ -34,17 +34,18 @@ from __future__ import annotations
 import math
 import os
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from hazard.core.errors import InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rulesets import find_paytable
-from hazard.core.staking import Staking, StakingPlan
+from hazard.core.staking import Staking
 from hazard.sim.backend import backend
+from hazard.sim.config import MAX_SESSION_ROUNDS, SessionConfig
 from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
@@ -63,53 +64,8 @@ __all__ = [
     "simulate_sessions",
 ]
 
-MAX_SESSION_ROUNDS = 10**7
-"""The most rounds in one session."""
-_MAX_SESSIONS = 10**8
-_MAX_PLAYERS = 64
-
-
 _STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
 """How the kernels name each progression of :mod:`hazard.core.staking` (whose rules they implement)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SessionConfig:
-    """A session study: how many sessions of how many rounds, at what table, staking how."""
-
-    sessions: int = 1000
-    rounds: int = 200
-    """Rounds per session, at most (a session ends early when fewer than two players are left)."""
-    players: int = 4
-    bankroll: float = 100.0
-    """Each player's bankroll at the start, in units."""
-    stake: float = 1.0
-    """The base stake; a player with less than this is ruined."""
-    staking: Staking = Staking.FLAT
-    cap: int | None = None
-    """Martingale: the most doublings (default 6); paroli: the wins before going back (default 3)."""
-
-    def __post_init__(self) -> None:
-        _whole("number of sessions", self.sessions, 1, _MAX_SESSIONS)
-        _whole("number of rounds per session", self.rounds, 1, MAX_SESSION_ROUNDS)
-        _whole("number of players", self.players, 2, _MAX_PLAYERS)
-        if not (math.isfinite(self.stake) and self.stake > 0):
-            raise InvalidError(f"invalid stake {self.stake!r}: expected a number above 0")
-        if not (math.isfinite(self.bankroll) and self.bankroll >= self.stake):
-            raise InvalidError(
-                f"invalid bankroll {self.bankroll!r}: expected at least the stake ({self.stake:g})"
-            )
-        StakingPlan(self.staking, self.cap)  # a bad cap is refused as the core defines it
-
-    @property
-    def progression_cap(self) -> int:
-        """The cap in force: the one given, or the progression's default (:class:`StakingPlan`)."""
-        return StakingPlan(self.staking, self.cap).limit
-
-
-def _whole(what: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidError(f"invalid {what} {quoted(value)}: expected a whole number from {low} to {high}")
 
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -378,7 +334,7 @@ def _even() -> Paytable:
     return find_paytable("even")
 
 
-def _nets(table: RoundTable, paytable: Paytable | None) -> npt.NDArray[np.float64]:
+def _nets(table: RoundTable, paytable: Paytable | None) -> array[float]:
     """The caster's net per unit staked, by outcome code (even money without a paytable)."""
     chosen = _even() if paytable is None else paytable
     return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
@@ -399,7 +355,7 @@ def _player(
     table: RoundTable, config: SessionConfig, paytable: Paytable | None, seed: int
 ) -> Callable[[int], SessionRows]:
     """What plays block ``b`` of a study: the same rows, to the bit, every time it is called."""
-    entries = table.entries.astype(np.uint64)
+    entries = table.entries
     rule = table.passing_rule()
     net = _nets(table, paytable)
     cover = _most_won(table, paytable)

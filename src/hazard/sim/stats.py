@@ -16,9 +16,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from hazard.core.state import Outcome, Termination
 from hazard.sim.rounds import RoundCounts
 
@@ -264,12 +261,11 @@ def _group(
     codes = [code for code, outcome in enumerate(outcomes, start=1) if accept(outcome)]
 
     def total(keep: Callable[[Outcome], bool]) -> int:
-        return int(sum(counts.by_code[code].sum() for code in codes if keep(outcomes[code - 1])))
+        return sum(sum(counts.by_code[code]) for code in codes if keep(outcomes[code - 1]))
 
     played = total(lambda o: True)
-    by_throws: npt.NDArray[np.int64] = (
-        counts.by_code[codes].sum(axis=0) if codes else np.zeros(counts.by_code.shape[1], dtype=np.int64)
-    )
+    by_throws = [sum(column) for column in zip(*(counts.by_code[code] for code in codes), strict=True)]
+    by_throws = by_throws or [0] * len(counts.by_code[0])
     wins = total(lambda o: o.caster_wins)
     chances = sorted({o.chance for o in (outcomes[c - 1] for c in codes) if o.chance is not None})
     return GroupStats(
@@ -308,12 +304,12 @@ def round_stats(counts: RoundCounts) -> RoundStats:
     """The statistics of a simulation's counts: overall, per main where mains vary, and dice passing."""
     table = counts.table
     no_main_codes = [c for c, o in enumerate(table.outcomes, start=1) if not _played(o)]
-    no_round = int(sum(counts.by_code[c].sum() for c in no_main_codes))
+    no_round = sum(sum(counts.by_code[c]) for c in no_main_codes)
     played = counts.rounds - no_round
     overall = _group(counts, _played, table.main, played)
     mains: tuple[GroupStats, ...] = ()
     if table.main is None:
         mains = tuple(_group(counts, _on_main(m), m, played, part=True) for m in table.ruleset.mains)
-    hands = int(counts.hands.sum())
+    hands = sum(counts.hands)
     kept = None if hands == 0 else mean(float(counts.hand_sums[0]), float(counts.hand_sums[1]), hands)
     return RoundStats(counts, overall, mains, rate(no_round, counts.rounds), kept)

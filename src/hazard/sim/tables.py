@@ -23,10 +23,8 @@ again otherwise.
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
 
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.engine import Call, Mover, apply, new_round, to_move
@@ -106,8 +104,8 @@ class RoundTable:
     """Every state a round can be in; None for the state in which a main is drawn for the caster."""
     start: int
     """Index of the state each round starts in."""
-    entries: npt.NDArray[np.uint32]
-    """The packed transitions, ``states * 36`` of them: ``entries[state * 36 + digit]``."""
+    entries: array[int]
+    """The packed transitions, ``states * 36`` of them (unsigned 64-bit): ``entries[state * 36 + digit]``."""
     outcomes: tuple[Outcome, ...]
     """Every way a round can end; outcome code ``k`` is ``outcomes[k - 1]``."""
 
@@ -116,9 +114,9 @@ class RoundTable:
         """The number of outcome codes, 0 (the round goes on) included."""
         return len(self.outcomes) + 1
 
-    def code_flags(self) -> dict[str, npt.NDArray[np.bool_]]:
-        """Boolean arrays by outcome code: ``win``, ``nick``, ``out``, ``no_main``."""
-        flags = {name: np.zeros(self.codes, dtype=np.bool_) for name in _FLAG_NAMES}
+    def code_flags(self) -> dict[str, list[bool]]:
+        """Flags by outcome code: ``win``, ``nick``, ``out``, ``no_main``."""
+        flags = {name: [False] * self.codes for name in _FLAG_NAMES}
         for code, outcome in enumerate(self.outcomes, start=1):
             termination = outcome.termination
             flags["win"][code] = outcome.result is Result.CASTER_WINS
@@ -127,8 +125,8 @@ class RoundTable:
             flags["no_main"][code] = termination is Termination.NO_MAIN
         return flags
 
-    def passing_rule(self) -> npt.NDArray[np.int64]:
-        """The ruleset's dice-passing rule as the kernels read it: an int64 array by outcome code.
+    def passing_rule(self) -> array[int]:
+        """The ruleset's dice-passing rule as the kernels read it: a signed 64-bit array by outcome code.
 
         Compiled from :func:`hazard.core.passing.passing_effect`, outcome by outcome, as the entries are
         compiled from the engine: ``rule[code]`` has bit 0 for :attr:`~PassingEffect.CLEAR` (a win, which the
@@ -138,13 +136,13 @@ class RoundTable:
 
         >>> from hazard.core.rulesets import find_ruleset
         >>> table = compile_table(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
-        >>> rule = dict(zip(table.outcomes, table.passing_rule()[1:].tolist()))
+        >>> rule = dict(zip(table.outcomes, table.passing_rule()[1:]))
         >>> out, nick, seven_out = Termination.OUT, Termination.NICK, Termination.MAIN
         >>> rule[Outcome(out, 7)], rule[Outcome(nick, 7)], rule[Outcome(seven_out, 7, 4)]
         (0, 1, 2)
         """
         passing = self.ruleset.passing
-        rule = np.zeros(self.codes, dtype=np.int64)
+        rule = array("q", bytes(8 * self.codes))
         rule[0] = passing.after_losses
         for code, outcome in enumerate(self.outcomes, start=1):
             effect = passing_effect(passing, outcome.termination)
@@ -153,9 +151,9 @@ class RoundTable:
             rule[code] = _PASSING_BITS[effect]
         return rule
 
-    def code_values(self, values: dict[Outcome, float]) -> npt.NDArray[np.float64]:
+    def code_values(self, values: dict[Outcome, float]) -> array[float]:
         """An array by outcome code from a value per outcome (0 for code 0 and any outcome left out)."""
-        out = np.zeros(self.codes, dtype=np.float64)
+        out = array("d", bytes(8 * self.codes))
         for code, outcome in enumerate(self.outcomes, start=1):
             out[code] = values.get(outcome, 0.0)
         return out
@@ -229,7 +227,7 @@ def _compile(ruleset: Ruleset) -> RoundTable:
             transitions[(0, digit)] = (target, False, 0)
     if len(states) > _MAX_STATES:  # pragma: no cover - no ruleset of two dice has this many
         raise InvalidError(f"invalid ruleset {ruleset.id!r}: {len(states)} states is too many to simulate")
-    entries = np.zeros(len(states) * len(ROLLS), dtype=np.uint32)
+    entries = array("Q", bytes(8 * len(states) * len(ROLLS)))
     for (state_index, digit), (target, throw, code) in transitions.items():
         entries[state_index * len(ROLLS) + digit] = (
             target * len(ROLLS) | (int(throw) << THROW_BIT) | (code << CODE_SHIFT)

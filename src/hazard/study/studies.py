@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
@@ -34,15 +34,15 @@ from hazard.sim import (
     Pool,
     RoundStats,
     SessionConfig,
-    SessionRows,
-    SessionStudy,
     compile_table,
     round_stats,
     simulate_rounds,
-    simulate_sessions,
 )
 from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS
 from hazard.study.exact import ExactFigures
+
+if TYPE_CHECKING:
+    from hazard.sim.session import SessionRows, SessionStudy
 
 __all__ = [
     "FIGURE_COLUMNS",
@@ -369,6 +369,8 @@ def study_sessions(
     chosen = _paytable(found, paytable)
     exact = _exact_figures(found, main, chosen)
     table = compile_table(found, main)
+    from hazard.sim.session import simulate_sessions  # noqa: PLC0415 - NumPy, for sessions only
+
     study = simulate_sessions(
         table, config or SessionConfig(), seed, paytable=chosen, workers=workers, progress=progress, pool=pool
     )
