@@ -114,3 +114,26 @@ def test_bad_values_and_quantiles_are_refused() -> None:
     assert Tally().quantiles([0.5], None) == []
     assert Tally().mean is None
     assert Tally().low is None
+
+
+def test_several_tallies_share_their_looks_at_the_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tallies whose values one replay gives together (a session's first bankroll and every bankroll) are
+    searched in the same looks: as few as one of them alone needs."""
+    monkeypatch.setattr(tally_module, "COLLECT_LIMIT", 20)
+    rng = np.random.default_rng(4)
+    first, every = rng.normal(size=3000), rng.integers(0, 50, size=12000).astype(float)
+    tallies = [_tallied(first, 3, limit=30), _tallied(every, 5, limit=30)]
+    looks: list[int] = []
+
+    def replay(visit: Callable[[list[Values]], None]) -> None:
+        looks.append(1)
+        for a, b in zip(np.array_split(first, 7), np.array_split(every, 7), strict=True):
+            visit([a, b])
+
+    found = tally_module.joint_quantiles(tallies, QS, replay)
+    assert found == [[float(np.quantile(x, q)) for q in QS] for x in (first, every)]
+    assert 1 <= len(looks) <= 3
+    empty_first = tally_module.joint_quantiles(
+        [Tally(), tallies[0]], [0.5], lambda visit: visit([np.empty(0), first])
+    )
+    assert empty_first == [[], [float(np.quantile(first, 0.5))]]

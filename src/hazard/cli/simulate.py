@@ -58,7 +58,7 @@ _SEEDS = "a whole number from 0 to 2**128 - 1"
 
 
 @contextmanager
-def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
+def _progress(total: int, what: str, doing: str = "simulating") -> Iterator[Callable[[int], None]]:
     """A progress bar on standard error, shown only where it is a terminal."""
     if not sys.stderr.isatty():
         yield lambda done: None
@@ -77,7 +77,7 @@ def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
     )
 
     bar = Progress(
-        TextColumn(f"simulating {what}"),
+        TextColumn(f"{doing} {what}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -331,11 +331,16 @@ def _sessions(  # noqa: PLR0917
         report = study_sessions(
             found, config, seed, main=main, paytable=paytable, workers=workers, progress=update, pool=pool
         )
+    study = report.sessions
+    if study.needs_replay:  # too many bankrolls differ to count them: the replays of the sessions get a bar
+        with _progress(study.sessions, "sessions for exact quantiles", "replaying") as update:
+            study.bankroll_quantiles(first=True, progress=update)
     data = report.to_json_dict()
     if output is TextFormat.JSON:
         print(json.dumps(data, indent=2))
     elif output is TextFormat.CSV:
-        report.write_csv(sys.stdout)
+        with _progress(study.sessions, "sessions to write them", "replaying") as update:
+            report.write_csv(sys.stdout, update)
     else:
         console().print(_sessions_view(report, data))
     if plot is not None:

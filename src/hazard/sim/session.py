@@ -35,7 +35,7 @@ import math
 import os
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,7 +50,7 @@ from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
 from hazard.sim.tables import RoundTable, on_main
-from hazard.sim.tally import Replay, Tally
+from hazard.sim.tally import Replay, Tally, joint_quantiles
 from hazard.sim.workers import Pool, run_blocks
 
 __all__ = [
@@ -252,33 +252,61 @@ class SessionStudy:
         shares = self.ruined_by / self.sessions if self.sessions else np.zeros(len(self.ruin_rounds))
         return self.ruin_rounds, shares.astype(np.float64)
 
-    def replay(self, fold: Callable[[SessionRows], None], *, workers: int | None = None) -> None:
+    def replay(
+        self,
+        fold: Callable[[SessionRows], None],
+        *,
+        workers: int | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         """Play the study's sessions again, as they were played, and hand each block's rows to ``fold`` in
-        order of the sessions' numbers (on this machine's threads, whatever ran the study)."""
+        order of the sessions' numbers (on this machine's threads, whatever ran the study). ``progress``
+        gets the sessions played again so far."""
         play = _player(self.table, self.config, self.paytable, self.seed)
         threads = check_run(1, 1, workers if workers is not None else min(self.workers, os.cpu_count() or 1))
-        _folded, interrupted = run_blocks(
-            self.blocks, play, fold, threads=min(threads, max(self.blocks, 1)), name="hazard-replay"
+        done = 0
+
+        def count(rows: SessionRows) -> None:
+            nonlocal done
+            fold(rows)
+            done += rows.sessions
+
+        report = None if progress is None else (lambda: progress(done))
+        _, interrupted = run_blocks(
+            self.blocks,
+            play,
+            count,
+            threads=min(threads, max(self.blocks, 1)),
+            progress=report,
+            name="hazard-replay",
         )
         if interrupted:
             raise KeyboardInterrupt
 
-    def tally_replay(self, take: Callable[[SessionRows], npt.NDArray[np.float64]]) -> Replay:
+    def tally_replay(
+        self, take: Callable[[SessionRows], npt.NDArray[np.float64]], progress: Progress | None = None
+    ) -> Replay:
         """A :data:`~hazard.sim.tally.Replay` of one tally's values (``take`` picks them from the rows)."""
-        return lambda visit: self.replay(lambda rows: visit(take(rows)))
+        return lambda visit: self.replay(lambda rows: visit(take(rows)), progress=progress)
 
-    def bankroll_quantiles(self, *, first: bool) -> list[float]:
+    @property
+    def needs_replay(self) -> bool:
+        """Whether the bankrolls' quantiles take a replay of the sessions (too many differ to count them one
+        by one): :meth:`bankroll_quantiles` then plays the sessions again, up to three times."""
+        return not (self.first_bankroll.exact and self.all_bankrolls.exact)
+
+    def bankroll_quantiles(self, *, first: bool, progress: Progress | None = None) -> list[float]:
         """The :data:`QUANTILES` of the final bankrolls, the first player's or everyone's: exact, as
-        :func:`numpy.quantile` gives them (a replay of the sessions finds them where too many bankrolls
-        differ to count one by one)."""
-        name = "first" if first else "all"
-        if name not in self._quantiles:
-            tally = self.first_bankroll if first else self.all_bankrolls
-            replay = self.tally_replay(
-                (lambda rows: rows.bankrolls[:, 0]) if first else (lambda rows: rows.bankrolls)
-            )
-            self._quantiles[name] = tally.quantiles(QUANTILES, replay)
-        return self._quantiles[name]
+        :func:`numpy.quantile` gives them. Where too many bankrolls differ to count one by one, a replay of
+        the sessions finds them, both at once (``progress`` is told how far each replay has gone)."""
+        if not self._quantiles:
+
+            def replay(visit: Callable[[Sequence[npt.NDArray[np.float64]]], None]) -> None:
+                self.replay(lambda rows: visit([rows.bankrolls[:, 0], rows.bankrolls]), progress=progress)
+
+            tallies = [self.first_bankroll, self.all_bankrolls]
+            self._quantiles["first"], self._quantiles["all"] = joint_quantiles(tallies, QUANTILES, replay)
+        return self._quantiles["first" if first else "all"]
 
     def to_json_dict(
         self, exact_edge: float | None = None, exact_kept: float | None = None

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["COLLECT_LIMIT", "DISTINCT_LIMIT", "Replay", "Tally"]
+__all__ = [
+    "COLLECT_LIMIT",
+    "DISTINCT_LIMIT",
+    "JointReplay",
+    "Replay",
+    "Tally",
+    "joint_order_statistics",
+    "joint_quantiles",
+]
 
 Values = npt.NDArray[np.float64]
 Replay = Callable[[Callable[[Values], None]], None]
@@ -184,40 +192,21 @@ class Tally:
     def quantiles(self, qs: Sequence[float], replay: Replay | None) -> list[float]:
         """The ``qs`` quantiles (each from 0 to 1), as :func:`numpy.quantile` gives them for all the values;
         ``replay`` is needed only where the tally is not :attr:`exact`. Empty without values."""
-        self._flush()
-        n = self._count
-        if not n:
-            return []
-        wanted: list[tuple[int, int, float]] = []
-        for q in qs:
-            if not 0.0 <= q <= 1.0:
-                raise ValueError(f"invalid quantile {q!r}: expected a number from 0 to 1")
-            at = (n - 1) * q
-            below = math.floor(at)
-            wanted.append((below, min(below + 1, n - 1), at - below))
-        ranks = sorted({rank for below, above, _ in wanted for rank in (below, above)})
-        found = self.order_statistics(ranks, replay)
-        # NumPy's own interpolation between the two neighbours, so that the result is its result
-        return [float(np.quantile(np.array([found[a], found[b]]), t)) for a, b, t in wanted]
+        joint = None if replay is None else _alone(replay)
+        return joint_quantiles([self], qs, joint)[0]
 
     def order_statistics(self, ranks: Iterable[int], replay: Replay | None) -> dict[int, float]:
         """The value of each rank (from 0: the least value) in the sorted values."""
+        joint = None if replay is None else _alone(replay)
+        return joint_order_statistics([self], [ranks], joint)[0]
+
+    def _search(self, ranks: list[int]) -> tuple[dict[int, float], dict[int, _Target]]:
+        """The ranks' values where the tally holds its values, else where each search for one begins."""
         self._flush()
-        ranks = sorted(set(ranks))
-        if any(not 0 <= rank < self._count for rank in ranks):
-            raise ValueError(f"invalid rank: expected ranks from 0 to {self._count - 1}, got {ranks}")
         if self._buckets is None:
             at = np.searchsorted(np.cumsum(self._counts), np.array(ranks, dtype=np.int64), side="right")
-            return {rank: float(self._values[i]) for rank, i in zip(ranks, at.tolist(), strict=True)}
-        if replay is None:
-            raise ValueError("this tally holds too many distinct values to answer without a replay")
-        targets = {rank: _descend(self._buckets, 0, 0, rank) for rank in ranks}
-        for _ in range(_LEVELS):
-            open_targets = [t for t in targets.values() if t.value is None]
-            if not open_targets:
-                break
-            _look_again(open_targets, replay)
-        return {rank: t.value for rank, t in targets.items() if t.value is not None}
+            return {rank: float(self._values[i]) for rank, i in zip(ranks, at.tolist(), strict=True)}, {}
+        return {}, {rank: _descend(self._buckets, 0, 0, rank) for rank in ranks}
 
     def histogram(self, edges: npt.NDArray[np.float64], replay: Replay | None) -> npt.NDArray[np.int64]:
         """How many values fall between each pair of ``edges``, as :func:`numpy.histogram` counts them."""
@@ -236,6 +225,78 @@ class Tally:
         return total
 
 
+JointReplay = Callable[[Callable[[Sequence[Values]], None]], None]
+"""Looks at the values of several tallies again, together: calls the function it is given with a piece of
+each tally's values (in the order of the tallies), every piece in the order the values were added."""
+
+
+def _alone(replay: Replay) -> JointReplay:
+    return lambda visit: replay(lambda values: visit([values]))
+
+
+def joint_quantiles(
+    tallies: Sequence[Tally], qs: Sequence[float], replay: JointReplay | None
+) -> list[list[float]]:
+    """:meth:`Tally.quantiles` of several tallies at once, whose values one ``replay`` gives together: each
+    look at the values serves them all, so they cost the looks of one."""
+    wanted: list[list[tuple[int, int, float]]] = []
+    for tally in tallies:
+        n = tally.count
+        rows = []
+        for q in qs:
+            if not 0.0 <= q <= 1.0:
+                raise ValueError(f"invalid quantile {q!r}: expected a number from 0 to 1")
+            at = (n - 1) * q
+            below = math.floor(at)
+            rows.append((below, min(below + 1, n - 1), at - below))
+        wanted.append(rows if n else [])
+    ranks = [{rank for below, above, _ in rows for rank in (below, above)} for rows in wanted]
+    found = joint_order_statistics(tallies, ranks, replay)
+    # NumPy's own interpolation between the two neighbours, so that each result is its result
+    return [
+        [float(np.quantile(np.array([values[a], values[b]]), t)) for a, b, t in rows]
+        for rows, values in zip(wanted, found, strict=True)
+    ]
+
+
+def joint_order_statistics(
+    tallies: Sequence[Tally], ranks: Sequence[Iterable[int]], replay: JointReplay | None
+) -> list[dict[int, float]]:
+    """:meth:`Tally.order_statistics` of several tallies at once (see :func:`joint_quantiles`)."""
+    found: list[dict[int, float]] = []
+    searches: dict[int, dict[int, _Target]] = {}
+    for i, (tally, wanted) in enumerate(zip(tallies, ranks, strict=True)):
+        chosen = sorted(set(wanted))
+        n = tally.count
+        if any(not 0 <= rank < n for rank in chosen):
+            raise ValueError(f"invalid rank: expected ranks from 0 to {n - 1}, got {chosen}")
+        known, sought = tally._search(chosen)
+        found.append(known)
+        if sought:
+            searches[i] = sought
+    if searches and replay is None:
+        raise ValueError("this tally holds too many distinct values to answer without a replay")
+    for _ in range(_LEVELS):
+        looks = {
+            i: _Look([t for t in targets.values() if t.value is None]) for i, targets in searches.items()
+        }
+        looks = {i: look for i, look in looks.items() if look.targets}
+        if not looks:
+            break
+        assert replay is not None
+
+        def visit(pieces: Sequence[Values], looks: dict[int, _Look] = looks) -> None:
+            for i, look in looks.items():
+                look.take(pieces[i])
+
+        replay(visit)
+        for look in looks.values():
+            look.finish()
+    for i, targets in searches.items():
+        found[i] = {rank: t.value for rank, t in targets.items() if t.value is not None}
+    return found
+
+
 def _descend(counts: npt.NDArray[np.int64], prefix: int, level: int, rank: int) -> _Target:
     """The target for ``rank`` within bucket ``prefix`` of ``level - 1``, given the counts of its
     sub-buckets at ``level``."""
@@ -248,53 +309,61 @@ def _descend(counts: npt.NDArray[np.int64], prefix: int, level: int, rank: int) 
     return target
 
 
-def _look_again(targets: list[_Target], replay: Replay) -> None:
-    """One look at the values: each bucket sought is collected if small enough, else counted one level
-    finer."""
-    buckets = {(t.level, t.prefix): t.count for t in targets}
-    collected: dict[tuple[int, int], list[Values]] = {b: [] for b, n in buckets.items() if n <= COLLECT_LIMIT}
-    finer = {b: np.zeros(_BUCKETS, dtype=np.int64) for b in buckets if b not in collected}
-    pending: list[Values] = []
-    waiting = [0]
+class _Look:
+    """One look at the values for the targets still sought: each bucket sought is collected if small
+    enough, else counted one level finer."""
 
-    def look(values: list[Values]) -> None:
-        chunk = np.concatenate(values)
+    def __init__(self, targets: list[_Target]) -> None:
+        self.targets = targets
+        self._buckets = {(t.level, t.prefix): t.count for t in targets}
+        self._collected: dict[tuple[int, int], list[Values]] = {
+            b: [] for b, n in self._buckets.items() if n <= COLLECT_LIMIT
+        }
+        self._finer = {
+            b: np.zeros(_BUCKETS, dtype=np.int64) for b in self._buckets if b not in self._collected
+        }
+        self._pending: list[Values] = []
+        self._waiting = 0
+
+    def take(self, values: Values) -> None:
+        self._pending.append(_clean(values))
+        self._waiting += len(self._pending[-1])
+        if self._waiting >= _CHUNK:
+            self._look()
+
+    def _look(self) -> None:
+        if not self._pending:
+            return
+        chunk = np.concatenate(self._pending)
+        self._pending, self._waiting = [], 0
         keys = _keys(chunk)
-        for level, prefix in buckets:
+        for level, prefix in self._buckets:
             inside = _bucket(keys, level) == np.uint64(prefix)
-            if (level, prefix) in collected:
-                collected[level, prefix].append(chunk[inside])
+            if (level, prefix) in self._collected:
+                self._collected[level, prefix].append(chunk[inside])
             else:
                 below = keys[inside] >> np.uint64(64 - _LEVEL_BITS * (level + 2))
-                finer[level, prefix] += np.bincount(below & np.uint64(_BUCKETS - 1), minlength=_BUCKETS)
+                self._finer[level, prefix] += np.bincount(below & np.uint64(_BUCKETS - 1), minlength=_BUCKETS)
 
-    def take(values: Values) -> None:
-        pending.append(_clean(values))
-        waiting[0] += len(pending[-1])
-        if waiting[0] >= _CHUNK:
-            look(pending)
-            pending.clear()
-            waiting[0] = 0
-
-    replay(take)
-    if pending:
-        look(pending)
-    for target in targets:
-        bucket = (target.level, target.prefix)
-        if bucket in collected:
-            values = np.sort(np.concatenate(collected[bucket]) if collected[bucket] else np.empty(0))
-            if len(values) != target.count:
-                raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
-            target.value = float(values[target.rank])
-        else:
-            counts = finer[bucket]
-            if int(counts.sum()) != target.count:
-                raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
-            found = _descend(counts, target.prefix, target.level + 1, target.rank)
-            target.prefix, target.level, target.rank, target.count = (
-                found.prefix,
-                found.level,
-                found.rank,
-                found.count,
-            )
-            target.value = found.value
+    def finish(self) -> None:
+        self._look()
+        for target in self.targets:
+            bucket = (target.level, target.prefix)
+            if bucket in self._collected:
+                parts = self._collected[bucket]
+                values = np.sort(np.concatenate(parts) if parts else np.empty(0))
+                if len(values) != target.count:
+                    raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
+                target.value = float(values[target.rank])
+            else:
+                counts = self._finer[bucket]
+                if int(counts.sum()) != target.count:
+                    raise RuntimeError(f"the values looked at again are not the values tallied: {bucket}")
+                found = _descend(counts, target.prefix, target.level + 1, target.rank)
+                target.prefix, target.level, target.rank, target.count = (
+                    found.prefix,
+                    found.level,
+                    found.rank,
+                    found.count,
+                )
+                target.value = found.value

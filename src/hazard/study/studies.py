@@ -294,9 +294,10 @@ class SessionsStudy:
         self.write_csv(out)
         return out.getvalue()
 
-    def write_csv(self, out: TextIO) -> None:
+    def write_csv(self, out: TextIO, progress: Progress | None = None) -> None:
         """Write :meth:`to_csv` to ``out`` as the sessions are played again (:meth:`SessionStudy.replay`):
-        a line a session, however many, in memory that does not grow with them."""
+        a line a session, however many, in memory that does not grow with them. ``progress`` gets the
+        sessions written so far."""
         study = self.sessions
         writer = csv.writer(out, lineterminator="\n")
         players = study.config.players
@@ -329,7 +330,7 @@ class SessionsStudy:
                 for s in range(rows.sessions)
             )
 
-        study.replay(write)
+        study.replay(write, progress=progress)
 
     def heading(self) -> str:
         study, config = self.sessions, self.sessions.config
