@@ -103,7 +103,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     options = parser.parse_args()
     rounds = series(
-        "rounds", decades(int(options.min_rounds), int(options.max_rounds)), lambda n: ["-r", "craps", "--rounds", str(n)]
+        "rounds",
+        decades(int(options.min_rounds), int(options.max_rounds)),
+        lambda n: ["-r", "craps", "--rounds", str(n)],
     )
     sessions = series(
         "sessions",
