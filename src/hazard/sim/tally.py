@@ -79,6 +79,28 @@ def _clean(values: npt.ArrayLike) -> Values:
     return found + 0.0  # -0.0 + 0.0 is 0.0: one key for one value
 
 
+class _Gather:
+    """Pieces of values gathered until there are enough to count at once (a block's few values at a time
+    would cost more to count than to gather)."""
+
+    def __init__(self, count: Callable[[Values], None]) -> None:
+        self._count = count
+        self._pieces: list[Values] = []
+        self._waiting = 0
+
+    def add(self, values: Values, enough: int) -> None:
+        self._pieces.append(values)
+        self._waiting += len(values)
+        if self._waiting >= enough:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pieces:
+            chunk = np.concatenate(self._pieces)
+            self._pieces, self._waiting = [], 0
+            self._count(chunk)
+
+
 @dataclass
 class _Target:
     """Where the search for one order statistic stands: the rank-th value (from 0) among those whose key
@@ -97,8 +119,7 @@ class Tally:
 
     def __init__(self, limit: int | None = None) -> None:
         self._limit = DISTINCT_LIMIT if limit is None else limit
-        self._pending: list[Values] = []
-        self._pending_count = 0
+        self._gathered = _Gather(self._count_in)
         self._values: Values = np.empty(0)
         """The distinct values so far, in order, while they are few (see :attr:`exact`)."""
         self._counts: npt.NDArray[np.int64] = np.empty(0, dtype=np.int64)
@@ -114,17 +135,13 @@ class Tally:
         found = _clean(values)
         if not len(found):
             return
-        self._pending.append(found)
-        self._pending_count += len(found)
         # waiting for as many values as are held keeps the merging of counts linear in all
-        if self._pending_count >= max(_CHUNK, len(self._values)):
-            self._flush()
+        self._gathered.add(found, max(_CHUNK, len(self._values)))
 
     def _flush(self) -> None:
-        if not self._pending:
-            return
-        chunk = np.concatenate(self._pending)
-        self._pending, self._pending_count = [], 0
+        self._gathered.flush()
+
+    def _count_in(self, chunk: Values) -> None:
         self._count += len(chunk)
         with np.errstate(over="ignore"):  # a sum past the largest float is inf, and so is the mean
             self._sum += float(chunk.sum())
@@ -322,20 +339,12 @@ class _Look:
         self._finer = {
             b: np.zeros(_BUCKETS, dtype=np.int64) for b in self._buckets if b not in self._collected
         }
-        self._pending: list[Values] = []
-        self._waiting = 0
+        self._gathered = _Gather(self._look)
 
     def take(self, values: Values) -> None:
-        self._pending.append(_clean(values))
-        self._waiting += len(self._pending[-1])
-        if self._waiting >= _CHUNK:
-            self._look()
+        self._gathered.add(_clean(values), _CHUNK)
 
-    def _look(self) -> None:
-        if not self._pending:
-            return
-        chunk = np.concatenate(self._pending)
-        self._pending, self._waiting = [], 0
+    def _look(self, chunk: Values) -> None:
         keys = _keys(chunk)
         for level, prefix in self._buckets:
             inside = _bucket(keys, level) == np.uint64(prefix)
@@ -346,7 +355,7 @@ class _Look:
                 self._finer[level, prefix] += np.bincount(below & np.uint64(_BUCKETS - 1), minlength=_BUCKETS)
 
     def finish(self) -> None:
-        self._look()
+        self._gathered.flush()
         for target in self.targets:
             bucket = (target.level, target.prefix)
             if bucket in self._collected:
