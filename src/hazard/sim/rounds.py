@@ -24,7 +24,7 @@ from hazard.sim.stream import (
     check_seed,
     lane_generator,
 )
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table, zeros
 from hazard.sim.workers import Pool, run_blocks
 
 __all__ = [
@@ -49,7 +49,7 @@ Progress = Callable[[int], None]
 class RoundCounts:
     """What a simulation counted: rounds by outcome code and number of throws, and hands of the dice.
 
-    ``by_code[code, t]`` is the number of rounds that ended with outcome ``code`` after ``t`` throws (the
+    ``by_code[code][t]`` is the number of rounds that ended with outcome ``code`` after ``t`` throws (the
     last bucket holds every longer round); ``throw_sums[code]`` and ``throw_squares[code]`` are the exact
     sums of throws and of their squares. ``hands[k]`` counts the casters who kept the dice for ``k`` rounds
     (where the dice pass), with ``hand_sums`` the sum of rounds kept and of their squares.
@@ -77,16 +77,12 @@ class RoundCounts:
 _local = threading.local()
 
 
-def _zeros(kind: str, size: int) -> array[int]:
-    return array(kind, bytes(8 * size))
-
-
 def _buffer(lane: int, size: int) -> array[int]:
     """A log of at least ``size`` entries for ``lane``, kept per thread: fresh memory costs page faults."""
     buffers: dict[int, array[int]] = _local.__dict__.setdefault("logs", {})
     buffer = buffers.get(lane)
     if buffer is None or len(buffer) < size:
-        buffer = buffers[lane] = _zeros("Q", size)
+        buffer = buffers[lane] = zeros("Q", size)
     return buffer
 
 
@@ -119,15 +115,15 @@ def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: i
     kernels = backend()
     table = plan.table
     entries, low, high, rule = table.entries, plan.low, plan.high, plan.rule
-    counts = _zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
-    hands = _zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
+    counts = zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
+    hands = zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
     quotas = [(rounds + 1) // 2, rounds // 2]
     done = [0] * LANES
     bits = [lane_generator(seed, ROUND_STREAM, block, lane) for lane in range(LANES)]
-    carry = _zeros("Q", LANES * 4)
+    carry = zeros("Q", LANES * 4)
     for lane in range(LANES):
         carry[lane * 4] = table.start * 36
-    hand_carry = [_zeros("q", 2) for _ in range(LANES)]
+    hand_carry = [zeros("q", 2) for _ in range(LANES)]
     while done != quotas:
         targets = [min(chunk_rounds, q - d) for q, d in zip(quotas, done, strict=True)]
         logs = [_buffer(lane, target + 1) for lane, target in enumerate(targets)]
@@ -180,8 +176,8 @@ def simulate_rounds(
     kernels = backend()
     blocks = -(-rounds // BLOCK_ROUNDS)
     width = THROW_BUCKETS + 2
-    counts = _zeros("q", table.codes * width)
-    hands = _zeros("q", HAND_BUCKETS + 2)
+    counts = zeros("q", table.codes * width)
+    hands = zeros("q", HAND_BUCKETS + 2)
     played = 0
 
     def play(block: int) -> _Block:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 from array import array
 from dataclasses import dataclass
+from typing import Any
 
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.engine import Call, Mover, apply, new_round, to_move
@@ -44,6 +45,7 @@ __all__ = [
     "compile_table",
     "on_main",
     "roll_of",
+    "zeros",
 ]
 
 NEXT_MASK = 0xFFFF
@@ -62,6 +64,11 @@ TALLY_WAYS = 4
 
 _SIDES = 6
 _MAX_STATES = (NEXT_MASK + 1) // len(ROLLS)
+
+
+def zeros(kind: str, size: int) -> array[Any]:
+    """``size`` zeros in an array of 8-byte ``kind`` items (``q``, ``Q`` or ``d``): what the kernels read."""
+    return array(kind, bytes(8 * size))
 
 
 def roll_of(digit: int) -> Roll:
@@ -142,7 +149,7 @@ class RoundTable:
         (0, 1, 2)
         """
         passing = self.ruleset.passing
-        rule = array("q", bytes(8 * self.codes))
+        rule = zeros("q", self.codes)
         rule[0] = passing.after_losses
         for code, outcome in enumerate(self.outcomes, start=1):
             effect = passing_effect(passing, outcome.termination)
@@ -153,7 +160,7 @@ class RoundTable:
 
     def code_values(self, values: dict[Outcome, float]) -> array[float]:
         """An array by outcome code from a value per outcome (0 for code 0 and any outcome left out)."""
-        out = array("d", bytes(8 * self.codes))
+        out = zeros("d", self.codes)
         for code, outcome in enumerate(self.outcomes, start=1):
             out[code] = values.get(outcome, 0.0)
         return out
@@ -227,7 +234,7 @@ def _compile(ruleset: Ruleset) -> RoundTable:
             transitions[(0, digit)] = (target, False, 0)
     if len(states) > _MAX_STATES:  # pragma: no cover - no ruleset of two dice has this many
         raise InvalidError(f"invalid ruleset {ruleset.id!r}: {len(states)} states is too many to simulate")
-    entries = array("Q", bytes(8 * len(states) * len(ROLLS)))
+    entries = zeros("Q", len(states) * len(ROLLS))
     for (state_index, digit), (target, throw, code) in transitions.items():
         entries[state_index * len(ROLLS) + digit] = (
             target * len(ROLLS) | (int(throw) << THROW_BIT) | (code << CODE_SHIFT)
