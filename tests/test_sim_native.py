@@ -261,6 +261,7 @@ def test_the_kernels_refuse_arrays_of_the_wrong_kind() -> None:
         (("entries", np.repeat(entries, 2)[::2]), "C-contiguous"),
         (("entries", bytes(8 * len(entries))), "writable"),
         (("entries", [1, 2, 3]), "got list"),
+        (("log0", None), "got NoneType"),
         (("carry", np.zeros(7, np.uint64)), "8 uint64 items, got 7"),
         (("low", low[:-1]), "1296 uint64 items"),
     ]

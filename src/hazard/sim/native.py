@@ -66,14 +66,19 @@ def load() -> NativeKernels:
     return NativeKernels(library, path)
 
 
+def _view(buffer: Buffer) -> memoryview:
+    try:
+        return memoryview(buffer)
+    except TypeError:
+        raise ValueError(
+            f"expected a C-contiguous buffer of 8-byte items, got {type(buffer).__name__}"
+        ) from None
+
+
 def _address(buffer: Buffer, kind: str, size: int | None = None) -> int:
     """The data address of ``buffer``, which must be a C-contiguous, writable buffer of 8-byte ``kind``
     items (of ``size`` items, where given): the C code trusts its arguments, so every one is checked here."""
-    try:
-        view = memoryview(buffer)
-    except TypeError:
-        raise ValueError(f"expected a C-contiguous {kind} buffer, got {type(buffer).__name__}") from None
-    with view:
+    with _view(buffer) as view:
         fits = view.itemsize == 8 and _KINDS.get(view.format.lstrip("@=<")) == kind
         if not fits or not view.c_contiguous or view.readonly:
             raise ValueError(f"expected a C-contiguous, writable {kind} buffer (got format {view.format!r})")
@@ -85,7 +90,7 @@ def _address(buffer: Buffer, kind: str, size: int | None = None) -> int:
 
 def _items(buffer: Buffer) -> int:
     """How many 8-byte items ``buffer`` holds."""
-    with memoryview(buffer) as view:
+    with _view(buffer) as view:
         return view.nbytes // 8
 
 
