@@ -53,18 +53,21 @@ _BUCKETS = 1 << _LEVEL_BITS
 _SIGN = np.uint64(1 << 63)
 
 
+def _flip(bits: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """A negative float's magnitude bits turned over, so that signed integer order is the floats' order
+    (its own inverse)."""
+    return bits ^ ((bits >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))
+
+
 def _keys(values: Values) -> npt.NDArray[np.uint64]:
     """Order-preserving 64-bit keys: ``a < b`` exactly when ``key(a) < key(b)`` (no NaN, no -0.0)."""
-    bits = values.view(np.int64)
-    flipped = bits ^ ((bits >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))
-    return flipped.view(np.uint64) ^ _SIGN
+    return _flip(values.view(np.int64)).view(np.uint64) ^ _SIGN
 
 
 def _value(key: int) -> float:
     """The value whose key is ``key`` (the inverse of :func:`_keys`)."""
-    bits = np.array([key], dtype=np.uint64) ^ _SIGN
-    signed = bits.view(np.int64)
-    return float((signed ^ ((signed >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))).view(np.float64)[0])
+    signed = (np.array([key], dtype=np.uint64) ^ _SIGN).view(np.int64)
+    return float(_flip(signed).view(np.float64)[0])
 
 
 def _bucket(keys: npt.NDArray[np.uint64], level: int) -> npt.NDArray[np.uint64]:
