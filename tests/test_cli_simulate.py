@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import sys
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -100,6 +101,23 @@ def test_sessions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = run(capsys, "simulate", "-r", "sca", "--sessions", "20", "--rounds", "50", "-f", "csv")
     assert code == 0
     assert len(list(csv.DictReader(io.StringIO(out)))) == 20
+
+
+def test_with_a_bar_on_a_terminal_the_csv_still_goes_to_standard_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standard error a terminal (the bars drawn there), standard output a file: every line goes to the
+    file, none into the terminal, for the study and for the replays alike."""
+    from hazard.sim import tally
+
+    monkeypatch.setattr(tally, "DISTINCT_LIMIT", 3)  # the quantiles take a replay too, with its own bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # Rich draws its bars as on a terminal
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    code, out, err = run(capsys, "simulate", "-r", "sca", "--sessions", "40", "--rounds", "50", "-f", "csv")
+    assert code == 0
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 40
+    assert ",-1," not in err  # no session's line
 
 
 def test_a_plot_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -59,8 +59,8 @@ _SEEDS = "a whole number from 0 to 2**128 - 1"
 
 @contextmanager
 def _progress(total: int, what: str, doing: str = "simulating") -> Iterator[Callable[[int], None]]:
-    """A progress bar on standard error, shown only where it is a terminal."""
-    if not sys.stderr.isatty():
+    """A progress bar on standard error, shown only where it is a terminal (and not for a ``total`` of 0)."""
+    if not total or not sys.stderr.isatty():
         yield lambda done: None
         return
     from rich.console import Console  # noqa: PLC0415 - see below
@@ -83,6 +83,9 @@ def _progress(total: int, what: str, doing: str = "simulating") -> Iterator[Call
         TimeRemainingColumn(),
         console=err,
         transient=True,
+        # what a command prints goes where it was sent (a file, a pipe), never into the bar's terminal
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
     with bar:
         task = bar.add_task(what, total=total)
@@ -339,7 +342,9 @@ def _sessions(  # noqa: PLR0917
     if output is TextFormat.JSON:
         print(json.dumps(data, indent=2))
     elif output is TextFormat.CSV:
-        with _progress(study.sessions, "sessions to write them", "replaying") as update:
+        # no bar where the lines themselves go to the terminal
+        shown = 0 if sys.stdout.isatty() else study.sessions
+        with _progress(shown, "sessions to write them", "replaying") as update:
             report.write_csv(sys.stdout, update)
     else:
         console().print(_sessions_view(report, data))
