@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import sys
 import json
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
