@@ -10,8 +10,9 @@
  * loops on every core. Nothing here includes Python or NumPy headers: the kernels depend on neither. Each
  * lane draws its words from its own PCG64 (hazard_lane), the same words as NumPy's PCG64 seeded the same.
  *
- * Portable C11: no compiler builtin (a 128-bit integer where the compiler has one, else 64-bit halves). Floating point: the session kernel must round the same on every
- * build, so setup.py passes no fused multiply-adds (-ffp-contract=off) and never fast math.
+ * Portable C11: no compiler builtin (a 128-bit integer where the compiler has one, else 64-bit halves).
+ * Floating point: the session kernel must round the same on every build, so setup.py passes no fused
+ * multiply-adds (-ffp-contract=off) and never fast math.
  */
 
 #include <math.h>
@@ -99,7 +100,6 @@ EXPORT void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n) {
 #define CODE_SHIFT 17
 #define THROW_BUCKETS 64
 #define HAND_BUCKETS 64
-
 
 /* The constants above, for the loader to compare with its own: a stale or mismatched build is refused. */
 EXPORT void hazard_constants(uint64_t *out) {
