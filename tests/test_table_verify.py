@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -738,3 +739,106 @@ def test_fuzzed_exports_verify_or_are_refused(changes: list[tuple[tuple[Any, ...
     else:
         assert result.problem is None or "\n" not in result.problem
         assert result.text()
+
+
+# --- hostile sizes: time linear in the file's size ----------------------------------------------------------
+
+LINEAR_LIMIT_S = 30.0
+"""The time allowed each large export below: each verifies in about 1 s; with a scan of a list per entry (as
+before issue 19) each took minutes (150,000 throws: about 2 minutes; 100,000 players: about 2 minutes; 20,000
+hands: about a minute), so the limit fails a quadratic verifier even on a slow or loaded machine."""
+
+
+def _line(entries: list[dict[str, Any]], entry: dict[str, Any], by: str | None = None) -> int:
+    seq = len(entries) + 1
+    entries.append({"seq": seq, "actor": _actor(by), "entry": entry})
+    return seq
+
+
+def _timed(data: Export) -> tuple[Verification, float]:
+    began = time.perf_counter()
+    result = verify_game(data)
+    return result, time.perf_counter() - began
+
+
+def test_a_hand_missing_its_last_of_many_throws_is_found_in_linear_time() -> None:
+    entries: list[dict[str, Any]] = []
+    _line(entries, {"type": "commit", "hand": 1, "commitment": commitment(SEEDS[0])})
+    _line(entries, {"type": "sit", "name": "Ann"}, "Ann")
+    _line(entries, {"type": "client-seed", "player": "Ann", "seed": "s"}, "Ann")
+    _line(entries, {"type": "hand-opened", "hand": 1, "client_seed": "s"})
+    throws = [
+        {"entry": _line(entries, {"type": "throw", "roll": "3-4"}, "Ann"), "nonce": n, "roll": "3-4"}
+        for n in range(150_000)
+    ]
+    hand = {"hand": 1, "commitment": commitment(SEEDS[0]), "server_seed": None, "client_seed": "s"}
+    data = {
+        "game": {"dice": "fair"},
+        "entries": entries,
+        "hands": [{**hand, "throws": throws[:-1]}],
+        "state": {"players": [{"name": "Ann"}]},
+    }
+    result, took = _timed(data)
+    assert result.problem == f"hand 1: throw entry {throws[-1]['entry']} is not among the hand's throws"
+    assert took < LINEAR_LIMIT_S
+
+
+def test_many_seated_players_verify_in_linear_time() -> None:
+    entries: list[dict[str, Any]] = []
+    _line(entries, {"type": "commit", "hand": 1, "commitment": commitment(SEEDS[0])})
+    names = [f"p{i}" for i in range(100_000)]
+    for name in names:
+        _line(entries, {"type": "sit", "name": name}, name)
+        _line(entries, {"type": "client-seed", "player": name, "seed": "x"}, name)
+    client_seed = ",".join("x" for _ in names)
+    _line(entries, {"type": "hand-opened", "hand": 1, "client_seed": client_seed})
+    roll = str(fair_throw(SEEDS[0], client_seed, 0))
+    seq = _line(entries, {"type": "throw", "roll": roll}, names[0])
+    hand = {"hand": 1, "commitment": commitment(SEEDS[0]), "server_seed": None, "client_seed": client_seed}
+    data = {
+        "game": {"dice": "fair"},
+        "entries": entries,
+        "hands": [{**hand, "throws": [{"entry": seq, "nonce": 0, "roll": roll}]}],
+        # The seat order the reverse of the order of sitting: each lookup of a place in it is at its far end.
+        "state": {"players": [{"name": name} for name in reversed(names)]},
+    }
+    result, took = _timed(data)
+    assert result.ok, result.problem
+    assert result.unrevealed == (1,)
+    assert took < LINEAR_LIMIT_S
+
+
+def test_many_hands_each_after_a_new_seed_verify_in_linear_time() -> None:
+    entries: list[dict[str, Any]] = []
+    hands: list[dict[str, Any]] = []
+    committed = commitment(SEEDS[0])
+    _line(entries, {"type": "sit", "name": "Ann"}, "Ann")
+    count = 20_000
+    for number in range(1, count + 1):
+        seed = f"s{number}"
+        _line(entries, {"type": "commit", "hand": number, "commitment": committed})
+        _line(entries, {"type": "client-seed", "player": "Ann", "seed": seed}, "Ann")
+        _line(entries, {"type": "hand-opened", "hand": number, "client_seed": seed})
+        roll = str(fair_throw(SEEDS[0], seed, 0))
+        seq = _line(entries, {"type": "throw", "roll": roll}, "Ann")
+        _line(entries, {"type": "reveal", "hand": number, "server_seed": SEEDS[0].hex()})
+        hands.append(
+            {
+                "hand": number,
+                "commitment": committed,
+                "server_seed": SEEDS[0].hex(),
+                "client_seed": seed,
+                "throws": [{"entry": seq, "nonce": 0, "roll": roll}],
+            }
+        )
+    data = {
+        "game": {"dice": "fair"},
+        "entries": entries,
+        "hands": hands,
+        "state": {"players": [{"name": "Ann"}]},
+    }
+    result, took = _timed(data)
+    assert result.ok, result.problem
+    assert (result.hands, result.throws) == (count, count)
+    assert [hand.chosen for hand in result.checked[:2]] == [("Ann",), ("Ann",)]
+    assert took < LINEAR_LIMIT_S

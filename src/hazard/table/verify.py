@@ -49,6 +49,7 @@ from typing import Any, NoReturn
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
 from hazard.table.fair import Hand, commitment, server_seed_from_hex, throw_mismatch
+from hazard.table.verify_seats import SeatsBefore
 
 __all__ = ["HandCheck", "Verification", "verify_game"]
 
@@ -364,6 +365,7 @@ class _Verifier:
         # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
+        self.seats = SeatsBefore(export.sits, export.seeds, export.seat_order)  # read on hand by hand
 
     def run(self) -> Verification:
         try:
@@ -483,16 +485,15 @@ class _Verifier:
                 f"hand {number}: its commitment (entry {committed.seq}) comes after its client seed was "
                 f"fixed (entry {opened.seq}), so the server could have chosen its seed knowing the players'"
             )
-        export = self.export
-        seated = {name: seq for seq, name in export.sits if seq < opened.seq}
-        for name, seq in seated.items():
-            if name not in export.seat_order:
+        newly = self.seats.before(opened.seq)
+        seated, latest = self.seats.seated, self.seats.latest
+        for name in newly:  # those seated before an earlier hand passed this check already
+            if name not in self.seats.place:
                 raise _Mismatch(
-                    f"hand {number}: {_shown(name)}, seated at entry {seq}, is not among the players of the "
-                    "game's state"
+                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, is not among the "
+                    "players of the game's state"
                 )
-        order = sorted(seated, key=export.seat_order.index)
-        latest = {player: (seq, seed, own) for seq, player, seed, own in export.seeds if seq < opened.seq}
+        order = self.seats.in_seat_order()
         for name in order:
             if name not in latest:
                 raise _Mismatch(
@@ -567,7 +568,8 @@ class _Verifier:
         listed = [entry for entry, _, _ in hand.throws]
         owned = self.owned.get(number, [])
         if listed != owned:
-            missing = [seq for seq in owned if seq not in listed]
+            shown = set(listed)
+            missing = [seq for seq in owned if seq not in shown]
             if missing:
                 raise _Mismatch(f"hand {number}: throw entry {missing[0]} is not among the hand's throws")
             raise _Mismatch(
