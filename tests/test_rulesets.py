@@ -363,7 +363,7 @@ class TestBuiltinFacts:
         loaded = load_ruleset(path)
         assert loaded == ruleset
         assert loaded.aliases == ruleset.aliases
-        assert find_ruleset(str(path)) == ruleset
+        assert find_ruleset(str(path), paths=True) == ruleset
 
 
 class TestRegistry:
@@ -402,7 +402,7 @@ class TestRegistry:
     @pytest.mark.parametrize("name", ["nope", "", "hazard", "britannica-1912"])
     def test_unknown_ruleset(self, name: str) -> None:
         with pytest.raises(InvalidError) as info:
-            find_ruleset(name)
+            find_ruleset(name, paths=True)
         message = str(info.value)
         assert f"unknown ruleset {name!r}" in message
         assert (
@@ -410,11 +410,23 @@ class TestRegistry:
             in message
         )
         assert "or a path to a .toml file" in message
+        with pytest.raises(InvalidError) as info:
+            find_ruleset(name)  # without paths: a name from anyone, which names no file
+        assert str(info.value) == (
+            f"unknown ruleset {name!r}: expected a built-in ruleset id: britannica-1911, wikipedia, "
+            "ecws-1674, cotton-1674, sca-isenfir, craps"
+        )
 
     def test_unknown_paytable(self) -> None:
         with pytest.raises(InvalidError) as info:
-            find_paytable("odds")
+            find_paytable("odds", paths=True)
         assert "unknown paytable 'odds': expected one of even, true-odds, wikipedia" in str(info.value)
+        with pytest.raises(InvalidError) as info:
+            find_paytable("odds")
+        assert (
+            str(info.value)
+            == "unknown paytable 'odds': expected a built-in paytable id: even, true-odds, wikipedia"
+        )
 
     def test_builtin_paytables(self) -> None:
         assert [p.id for p in builtin_paytables()] == ["even", "true-odds", "wikipedia"]
@@ -577,7 +589,7 @@ class TestUserRuleset:
 
     def test_find_ruleset_takes_a_path(self, tmp_path: Path) -> None:
         path = _write(tmp_path, _text())
-        assert find_ruleset(str(path)) == load_ruleset(path)
+        assert find_ruleset(str(path), paths=True) == load_ruleset(path)
 
     def test_paytable_may_be_a_users_file(self, tmp_path: Path) -> None:
         paytable = _write(tmp_path, 'id = "pay"\nname = "Pay"\nnick = "2"\nchance = "3/2"\n', "pay.toml")
@@ -840,7 +852,7 @@ class TestUserRuleset:
             load_ruleset(path)
         assert str(info.value) == f"no ruleset file at {str(path)!r}"
         with pytest.raises(InvalidError, match="no ruleset file at"):
-            find_ruleset(str(path))
+            find_ruleset(str(path), paths=True)
 
     def test_not_utf8(self, tmp_path: Path) -> None:
         path = tmp_path / "latin1.toml"
@@ -917,7 +929,7 @@ class TestUserPaytable:
 
     def test_find_paytable_takes_a_path(self, tmp_path: Path) -> None:
         path = _write(tmp_path, PAYTABLE)
-        assert find_paytable(str(path)) == load_paytable(path)
+        assert find_paytable(str(path), paths=True) == load_paytable(path)
 
     def test_builtin_text_reads_back(self) -> None:
         for paytable in builtin_paytables():
@@ -1310,11 +1322,11 @@ class TestHostileFiles:
     def test_a_device_is_refused_at_once(self, device: str) -> None:
         started = time.perf_counter()
         with pytest.raises(InvalidError, match=f"cannot read ruleset file '{device}': it is a device"):
-            find_ruleset(device)
+            find_ruleset(device, paths=True)
         with pytest.raises(InvalidError, match=f"cannot read paytable file '{device}': it is a device"):
-            find_paytable(device)
+            find_paytable(device, paths=True)
         with pytest.raises(InvalidError, match=f"paytable = '{device}': cannot read paytable file"):
-            ruleset_from_toml(_craps_file(f'paytable = "{device}"\n'), "'r.toml'")
+            ruleset_from_toml(_craps_file(f'paytable = "{device}"\n'), "'r.toml'", paths=True)
         assert time.perf_counter() - started < _LIMIT
 
     def test_a_file_too_large(self, tmp_path: Path) -> None:
@@ -1322,11 +1334,25 @@ class TestHostileFiles:
         with pytest.raises(InvalidError, match="it is larger than 1 MiB"):
             load_ruleset(path)
 
+    def test_without_paths_no_file_is_opened(self, tmp_path: Path) -> None:
+        # What the web calls: a path names no file, whatever is there; refused as any unknown name is.
+        secret = tmp_path / "secret.toml"
+        secret.write_text("nick = 'SECRET'\n", encoding="utf-8")
+        for name in (str(secret), str(tmp_path / "absent.toml"), str(tmp_path), "/dev/zero", "../x.toml"):
+            for find, what in ((find_ruleset, "ruleset"), (find_paytable, "paytable")):
+                with pytest.raises(InvalidError) as info:
+                    find(name)
+                assert str(info.value).startswith(f"unknown {what} {name!r}: expected a built-in {what} id: ")
+            with pytest.raises(InvalidError) as info:
+                ruleset_from_toml(_craps_file(f"paytable = {name!r}\n"), "'upload'")
+            assert f"paytable = {name!r}: unknown paytable {name!r}: expected a built-in" in str(info.value)
+            assert "SECRET" not in str(info.value)
+
     def test_an_unknown_name_is_quoted_short(self) -> None:
         with pytest.raises(InvalidError, match=r"unknown ruleset 'xxxx.*\(100,000 characters\): expected"):
             find_ruleset("x" * 100_000)
         with pytest.raises(InvalidError, match=r"cannot read ruleset file 'xxxx.*characters\)"):
-            find_ruleset("x" * 100_000 + ".toml")
+            find_ruleset("x" * 100_000 + ".toml", paths=True)
 
 
 # --- Fuzzing: mutated built-in files load, or are refused with one InvalidError, quickly ---

@@ -8,6 +8,7 @@ state), and an attempt at script injection in a name and in a proposition.
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,101 @@ def test_a_bad_setup_is_refused_with_one_message_and_makes_no_table(
 ) -> None:
     refused(client.post("/api/tables", json=setup), 422, *fragments)
     assert client.get("/api/tables").json()["tables"] == []
+
+
+# --- files a client names: none is opened, and every refusal is the same -----------------------------------
+
+SECRET = "SECRET-7f3a"
+PAYTABLE_IDS = "even, true-odds, wikipedia"
+RULESET_IDS = "britannica-1911, wikipedia, ecws-1674, cotton-1674, sca-isenfir, craps"
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder of a short name (an id field takes at most 64 characters; pytest's are longer)."""
+    with tempfile.TemporaryDirectory(prefix="hz") as folder:
+        yield Path(folder)
+
+
+def _hostile_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What a client might give as a ruleset or paytable to make the server open a file: an absolute path
+    and a relative one to a file with a secret line, one through ``../``, /etc/shadow, a missing file and a
+    folder. The server's working folder is one below the secret file."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text(f"nick = '{SECRET}'\nid = '{SECRET}'\n", encoding="utf-8")
+    below = tmp_path / "below"
+    below.mkdir()
+    (below / "here.toml").write_text(f"nick = '{SECRET}'\n", encoding="utf-8")
+    monkeypatch.chdir(below)
+    return [
+        str(secret),
+        "here.toml",
+        "../secret.toml",
+        "/etc/shadow",
+        str(tmp_path / "absent.toml"),
+        str(tmp_path),
+    ]
+
+
+def test_a_paytable_named_by_a_path_is_refused_alike_and_no_file_is_read(
+    client: TestClient, short_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in _hostile_names(short_tmp, monkeypatch):
+        answer = client.post("/api/tables", json={"ruleset": "craps", "paytable": name})
+        message = refused(answer, 422)
+        assert SECRET not in message
+        shown = repr(name)
+        assert message == (
+            f"invalid table: paytable {shown}: expected a built-in paytable id: {PAYTABLE_IDS}, or "
+            "paytable_toml (a paytable file's text)"
+        )
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_ruleset_named_by_a_path_is_refused_alike_and_no_file_is_read(
+    client: TestClient, short_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in _hostile_names(short_tmp, monkeypatch):
+        message = refused(client.post("/api/tables", json={"ruleset": name}), 422)
+        assert SECRET not in message
+        assert message == (
+            f"invalid table: ruleset {name!r}: expected a built-in ruleset id: {RULESET_IDS}, or "
+            "ruleset_toml (a ruleset file's text)"
+        )
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_an_uploaded_ruleset_naming_a_paytable_file_is_refused_alike(
+    client: TestClient, short_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = ruleset_to_toml(find_ruleset("craps"))
+    assert 'paytable = "even"' in text
+    messages = set()
+    for name in _hostile_names(short_tmp, monkeypatch):
+        upload = text.replace('paytable = "even"', f"paytable = {name!r}")
+        message = refused(client.post("/api/tables", json={"ruleset_toml": upload}), 422)
+        assert SECRET not in message
+        assert f"paytable = {name!r}: unknown paytable {name!r}: expected a built-in paytable id" in message
+        messages.add(message.replace(repr(name), "NAME"))
+    assert len(messages) == 1, messages  # nothing tells one of them from another but its own name
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_paytable_is_uploaded_as_text(client: TestClient) -> None:
+    text = "id = 'mine'\nname = 'My odds'\nnick = '2/1'\nchance = 'true-odds'\n"
+    made = client.post("/api/tables", json={"ruleset": "craps", "paytable_toml": text})
+    assert made.status_code == 201, made.text
+    assert client.get(f"/api/tables/{made.json()['id']}").json()["paytable"] == "mine"
+    refused(
+        client.post("/api/tables", json={"ruleset": "craps", "paytable_toml": "nick = 'x'\n"}),
+        422,
+        "the uploaded paytable",
+    )
+    refused(
+        client.post("/api/tables", json={"ruleset": "craps", "paytable": "even", "paytable_toml": text}),
+        422,
+        "at most one of paytable",
+    )
 
 
 def test_a_body_that_is_not_json_is_one_error(client: TestClient) -> None:

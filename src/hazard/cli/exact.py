@@ -55,14 +55,14 @@ def rules(
             raise InvalidError(
                 "invalid use of --toml: name the ruleset to print, e.g. hazard rules craps --toml"
             )
-        print(ruleset_to_toml(find_ruleset(ruleset)), end="")
+        print(ruleset_to_toml(find_ruleset(ruleset, paths=True)), end="")
         return
     if ruleset is None:
         out.print(render.ruleset_list_view(builtin_rulesets()))
         out.print("Show one with: hazard rules ID")
         return
-    found = find_ruleset(ruleset)
-    out.print(render.ruleset_view(found, paytable_for(found, paytable)))
+    found = find_ruleset(ruleset, paths=True)
+    out.print(render.ruleset_view(found, paytable_for(found, paytable, paths=True)))
 
 
 @app.command()
@@ -83,13 +83,13 @@ def odds(
     ] = TextFormat.TABLE,
 ) -> None:
     """Exact odds of a round: per main and overall, with expected values under a paytable."""
-    found = find_ruleset(ruleset)
+    found = find_ruleset(ruleset, paths=True)
     chosen = (
         None
         if main is None
         else whole_number(main, what="--main", low=2, high=12, expected="a main from 2 to 12")
     )
-    report = analyse(found, paytable_for(found, paytable), main=chosen)
+    report = analyse(found, paytable_for(found, paytable, paths=True), main=chosen)
     if output is TextFormat.JSON:
         print(render.odds_json(report))
     elif output is TextFormat.CSV:

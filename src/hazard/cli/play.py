@@ -520,8 +520,8 @@ def play(
             store.close()
         return
     # Everything is checked before the record is opened: a bad option leaves no trace in it.
-    found = find_ruleset(ruleset or DEFAULT_RULESET)
-    chosen, even = table_paytable(found, paytable)
+    found = find_ruleset(ruleset or DEFAULT_RULESET, paths=True)
+    chosen, even = table_paytable(found, paytable, paths=True)
     if even:
         screen.say(
             f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
@@ -638,8 +638,8 @@ def referee(
     if not player:
         raise InvalidError("invalid table: name the players, e.g. --player Ann:100 --player Bob:100")
     sits = [_parse_player(spec) for spec in player]
-    found = find_ruleset(ruleset or DEFAULT_RULESET)
-    chosen, even = table_paytable(found, paytable)
+    found = find_ruleset(ruleset or DEFAULT_RULESET, paths=True)
+    chosen, even = table_paytable(found, paytable, paths=True)
     if even:
         screen.say(
             f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"

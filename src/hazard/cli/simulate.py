@@ -292,10 +292,10 @@ def simulate(
     if plot is not None:
         check_output_file(plot, what="--plot", suffix=".png")
         check_plot_path(plot)
-    found = find_ruleset(ruleset)
+    found = find_ruleset(ruleset, paths=True)
     if main_number is not None:
         found.row(main_number)  # an unknown main is refused before any work
-    chosen = paytable_for(found, paytable)
+    chosen = paytable_for(found, paytable, paths=True)
     config = None
     if sessions is not None:
         config = SessionConfig(

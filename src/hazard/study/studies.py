@@ -88,14 +88,14 @@ def main_text(ruleset: Ruleset, main: int | None) -> str:
 
 
 def _ruleset(ruleset: Ruleset | str) -> Ruleset:
-    return find_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    return find_ruleset(ruleset, paths=True) if isinstance(ruleset, str) else ruleset
 
 
 def _paytable(ruleset: Ruleset, paytable: Paytable | str | None) -> Paytable | None:
     if isinstance(paytable, Paytable):
         paytable.check(ruleset)
         return paytable
-    return paytable_for(ruleset, paytable)
+    return paytable_for(ruleset, paytable, paths=True)
 
 
 def _exact_figures(ruleset: Ruleset, main: int | None, paytable: Paytable | None) -> ExactFigures:

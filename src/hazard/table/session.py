@@ -74,12 +74,15 @@ EVEN = "even"
 """The paytable a table settles by when its ruleset gives none."""
 
 
-def table_paytable(ruleset: Ruleset, name: str | None = None) -> tuple[Paytable, bool]:
-    """The paytable a table of ``ruleset`` settles by: ``name``, else the ruleset's own, else even money.
+def table_paytable(
+    ruleset: Ruleset, name: str | None = None, *, paths: bool = False
+) -> tuple[Paytable, bool]:
+    """The paytable a table of ``ruleset`` settles by: ``name`` (a built-in id; with ``paths``, the
+    terminal's, also a file's path), else the ruleset's own, else even money.
 
     The flag says whether even money was chosen because the ruleset gives no paytable (front ends say so).
     """
-    chosen = paytable_for(ruleset, name)
+    chosen = paytable_for(ruleset, name, paths=paths)
     if chosen is not None:
         return chosen, False
     even = paytable_for(ruleset, EVEN)

@@ -26,13 +26,7 @@ from hazard.analysis.bets import analyse_bet
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.numbers import fraction_text
 from hazard.core.rules import StakeArrangement
-from hazard.core.rulesets import (
-    builtin_paytables,
-    builtin_rulesets,
-    find_paytable,
-    find_ruleset,
-    ruleset_from_toml,
-)
+from hazard.core.rulesets import builtin_paytables, builtin_rulesets
 from hazard.core.staking import Staking, StakingPlan
 from hazard.table import (
     MAX_GAME,
@@ -48,11 +42,11 @@ from hazard.table import (
     game_json,
     parse_money,
     parse_odds,
-    table_paytable,
 )
 from hazard.web.hub import Hub, NoSuchTable, TableSpec
 from hazard.web.limits import Limits, LimitsMiddleware
 from hazard.web.pages import Pages, Viewer
+from hazard.web.rules import table_rules
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -77,11 +71,13 @@ class _Body(BaseModel):
 
 
 class NewTable(_Body):
-    """A table to set up: a built-in ruleset by id, or a ruleset file's text."""
+    """A table to set up: a built-in ruleset by id, or a ruleset file's text (never a path: the server opens
+    no file a client names); the same for its paytable."""
 
     ruleset: str | None = Field(None, max_length=64, description="a built-in ruleset's id, e.g. wikipedia")
     ruleset_toml: str | None = Field(None, max_length=MAX_RULESET_TEXT, description="a ruleset file's text")
     paytable: str | None = Field(None, max_length=64, description="a built-in paytable's id")
+    paytable_toml: str | None = Field(None, max_length=MAX_RULESET_TEXT, description="a paytable file's text")
     stakes: StakeArrangement | None = None
     dice: DiceKind = Field(DiceKind.FAIR, description="fair: the server's fair dice; typed: a referee's")
     money: MoneyStyle = MoneyStyle.DECIMAL
@@ -357,18 +353,7 @@ def _paytable_id(paytable: object) -> str | None:
 
 
 def _spec(body: NewTable) -> TableSpec:
-    if (body.ruleset is None) == (body.ruleset_toml is None):
-        raise InvalidError(
-            "invalid table: give either ruleset (a built-in id) or ruleset_toml (a file's text)"
-        )
-    if body.ruleset_toml is not None:
-        ruleset = ruleset_from_toml(body.ruleset_toml, "the uploaded ruleset")
-    else:
-        assert body.ruleset is not None
-        ruleset = find_ruleset(body.ruleset)
-    if body.paytable is not None:
-        find_paytable(body.paytable)  # a name that is not a paytable is refused as such
-    paytable, _ = table_paytable(ruleset, body.paytable)
+    ruleset, paytable = table_rules(body.ruleset, body.ruleset_toml, body.paytable, body.paytable_toml)
     bots = BotBrains(parse_money(body.bot_unit, what="bot stake unit"), StakingPlan(body.bot_staking))
     return TableSpec(
         ruleset, paytable, body.stakes, body.dice, body.money, " ".join(body.label.split()), bots

@@ -120,6 +120,7 @@ class Pages:
 <label>Ruleset <select name="ruleset">{rulesets}</select></label>
 <label>…or your own ruleset file <input type="file" name="ruleset_file" accept=".toml,text/plain"></label>
 <label>Paytable <select name="paytable">{paytables}</select></label>
+<label>…or your own paytable file <input type="file" name="paytable_file" accept=".toml,text/plain"></label>
 <label>Stakes <select name="stakes">{stakes}</select></label>
 <fieldset><legend>Dice</legend>
 <label><input type="radio" name="dice" value="fair" checked> the server's fair dice</label>

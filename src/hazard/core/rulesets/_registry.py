@@ -2,6 +2,10 @@
 
 Built-in files are TOML files in ``data/`` and ``paytables/`` beside the package; a user's file goes through
 the same schema reader (:mod:`hazard.core.rulesets._schema`), so a mistake in either reads the same.
+
+A name is read as a file's path only where the caller says so (``paths=True``): the terminal, where a person
+names his own files. By default a name must be a built-in id, and a ruleset's text may name no paytable file:
+what a remote client sends (the web) can make the server open no file, and learn nothing of what exists.
 """
 
 from __future__ import annotations
@@ -29,22 +33,33 @@ _PACKAGE = "hazard.core.rulesets"
 
 
 def ruleset_from_toml(
-    text: str, origin: str, *, folder: Path | None = None, stored: Paytable | None = None
+    text: str,
+    origin: str,
+    *,
+    folder: Path | None = None,
+    stored: Paytable | None = None,
+    paths: bool = False,
 ) -> Ruleset:
     """Validate TOML ``text`` as a ruleset; ``origin`` names it in errors (a path, or ``built-in ID``).
 
-    A paytable named by a relative path is looked for in ``folder``, the ruleset file's own folder, and read
-    then, once: the ruleset carries it by value. A paytable named by id must be a built-in one; a
-    ``[paytable]`` table is read as a paytable file would be. Any of them must cover every chance the ruleset
-    can set. A text written by :func:`~hazard.core.rulesets.ruleset_to_toml` reads back without touching a
-    file.
+    With ``paths``, a paytable may be named by a file's path: a relative one is looked for in ``folder``,
+    the ruleset file's own folder, and read then, once: the ruleset carries it by value. Without it (the
+    default: a text from anyone but the person at the terminal), a paytable named by a path is refused
+    without touching the file. A paytable named by id must be a built-in one; a ``[paytable]`` table is read
+    as a paytable file would be. Any of them must cover every chance the ruleset can set. A text written by
+    :func:`~hazard.core.rulesets.ruleset_to_toml` reads back without touching a file.
 
     ``stored`` is for a text kept in a game record: no file is read at all, and a paytable named by a path
     (as records written before rulesets carried their paytable's content name it) is the game's own paytable,
     ``stored``, which the record keeps.
     """
     if stored is None:
-        return _read_ruleset(text, origin, folder=folder, paytables=find_paytable)
+        return _read_ruleset(
+            text,
+            origin,
+            folder=folder if paths else None,
+            paytables=lambda name: find_paytable(name, paths=paths),
+        )
     kept = stored
     return _read_ruleset(
         text, origin, folder=None, paytables=lambda name: kept if _is_path(name) else find_paytable(name)
@@ -55,7 +70,8 @@ def load_ruleset(path: str | Path) -> Ruleset:
     """Read and validate a user's ruleset file (a regular UTF-8 file of at most
     :data:`~hazard.core.files.MAX_FILE_BYTES`), and the paytable file it names, if any."""
     path = Path(path)
-    return ruleset_from_toml(read_text_file(path, "ruleset"), quoted(str(path)), folder=path.parent)
+    text = read_text_file(path, "ruleset")
+    return ruleset_from_toml(text, quoted(str(path)), folder=path.parent, paths=True)
 
 
 def load_paytable(path: str | Path) -> Paytable:
@@ -86,38 +102,49 @@ def builtin_paytables() -> tuple[Paytable, ...]:
     )
 
 
-def find_ruleset(name: str) -> Ruleset:
-    """A built-in ruleset by id or alias (any case), or a user's ``.toml`` file by path."""
-    if _is_path(name):
+def find_ruleset(name: str, *, paths: bool = False) -> Ruleset:
+    """A built-in ruleset by id or alias (any case); with ``paths`` (the terminal), also a user's ``.toml``
+    file by path. Without it, any other name is refused alike, and no file is opened."""
+    if paths and _is_path(name):
         return load_ruleset(name)
     key = name.strip().lower()
     for ruleset in builtin_rulesets():
         if key == ruleset.id or key in ruleset.aliases:
             return ruleset
     ids = ", ".join(ruleset.id for ruleset in builtin_rulesets())
-    raise InvalidError(f"unknown ruleset {quoted(name)}: expected one of {ids}, or a path to a .toml file")
+    if paths:
+        raise InvalidError(
+            f"unknown ruleset {quoted(name)}: expected one of {ids}, or a path to a .toml file"
+        )
+    raise InvalidError(f"unknown ruleset {quoted(name)}: expected a built-in ruleset id: {ids}")
 
 
-def find_paytable(name: str) -> Paytable:
-    """A built-in paytable by id, or a user's ``.toml`` file by path."""
-    if _is_path(name):
+def find_paytable(name: str, *, paths: bool = False) -> Paytable:
+    """A built-in paytable by id; with ``paths`` (the terminal), also a user's ``.toml`` file by path.
+    Without it, any other name is refused alike, and no file is opened."""
+    if paths and _is_path(name):
         return load_paytable(name)
     key = name.strip().lower()
     for paytable in builtin_paytables():
         if key == paytable.id:
             return paytable
     ids = ", ".join(paytable.id for paytable in builtin_paytables())
-    raise InvalidError(f"unknown paytable {quoted(name)}: expected one of {ids}, or a path to a .toml file")
+    if paths:
+        raise InvalidError(
+            f"unknown paytable {quoted(name)}: expected one of {ids}, or a path to a .toml file"
+        )
+    raise InvalidError(f"unknown paytable {quoted(name)}: expected a built-in paytable id: {ids}")
 
 
-def paytable_for(ruleset: Ruleset, name: str | None = None) -> Paytable | None:
+def paytable_for(ruleset: Ruleset, name: str | None = None, *, paths: bool = False) -> Paytable | None:
     """The paytable named, else the ruleset's default (None if it has none), checked against the ruleset.
 
-    The default is a built-in paytable's id, looked up here, or a paytable the ruleset carries by value.
+    ``name`` is a built-in paytable's id, or with ``paths`` (the terminal) also a file's path. The default is
+    a built-in paytable's id, looked up here, or a paytable the ruleset carries by value.
     """
     paytable: Paytable
     if name is not None:
-        paytable = find_paytable(name)
+        paytable = find_paytable(name, paths=paths)
     elif ruleset.paytable is None:
         return None
     elif isinstance(ruleset.paytable, Paytable):

@@ -51,7 +51,13 @@
       } else {
         data.ruleset = form.get("ruleset");
       }
-      if (form.get("paytable")) data.paytable = form.get("paytable");
+      const payFile = form.get("paytable_file");
+      if (payFile && payFile.size) {
+        if (payFile.size > 65536) return say("That paytable file is larger than 64 KiB.");
+        data.paytable_toml = await payFile.text();
+      } else if (form.get("paytable")) {
+        data.paytable = form.get("paytable");
+      }
       if (form.get("stakes")) data.stakes = form.get("stakes");
       if (form.get("bot_unit")) data.bot_unit = form.get("bot_unit");
       if (form.get("bot_staking")) data.bot_staking = form.get("bot_staking");
