@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
+import sys
 from typing import Annotated
 
 import typer
@@ -18,7 +19,7 @@ from hazard.cli.app import MAX_WHOLE, app, console, whole_number
 from hazard.cli.tableview import entries_view, game_csv, info_text, table_view
 from hazard.table import Access, GameStore, MoneyStyle, game_json
 
-__all__ = ["DbOption", "MoneyOption", "export", "game_number", "list_games", "record", "show"]
+__all__ = ["DbOption", "MoneyOption", "export", "game_number", "list_games", "open_to_read", "record", "show"]
 
 DbOption = Annotated[
     str | None,
@@ -64,10 +65,19 @@ class ExportFormat(enum.Enum):
     CSV = "csv"
 
 
+def open_to_read(db: str | None) -> GameStore:
+    """The record at ``db``, opened to read; where a killed writer's journal had to be rolled back first,
+    a ``note:`` line on standard error says so (standard output stays the listing or export)."""
+    store = GameStore.open(db, access=Access.READ)
+    if store.recovery is not None:
+        print(f"note: {store.recovery.note}", file=sys.stderr)
+    return store
+
+
 @record_app.command("list")
 def list_games(db: DbOption = None) -> None:
     """Every game in the record, newest first."""
-    store = GameStore.open(db, access=Access.READ)
+    store = open_to_read(db)
     try:
         games = store.games()
     finally:
@@ -89,7 +99,7 @@ def list_games(db: DbOption = None) -> None:
 def show(game: GameNumber, db: DbOption = None, money: MoneyOption = MoneyStyle.DECIMAL) -> None:
     """A game's setup, every entry with who entered it and what it did, and the table it leads to."""
     number = game_number(game)
-    store = GameStore.open(db, access=Access.READ)
+    store = open_to_read(db)
     try:
         replayed = store.load(number)
     finally:
@@ -111,7 +121,7 @@ def export(
     Sums are exact (``305/3``), with a float beside each in JSON.
     """
     number = game_number(game)
-    store = GameStore.open(db, access=Access.READ)
+    store = open_to_read(db)
     try:
         replayed = store.load(number)
     finally:

@@ -14,10 +14,10 @@ from typing import Annotated, Any
 import typer
 
 from hazard.cli.app import app, refuse_with
-from hazard.cli.record import DbOption, game_number
+from hazard.cli.record import DbOption, game_number, open_to_read
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.files import read_text_file
-from hazard.table import Access, GameStore, game_json, verify_game
+from hazard.table import game_json, verify_game
 
 __all__ = ["MAX_EXPORT_BYTES", "read_export", "verify"]
 
@@ -43,7 +43,7 @@ def read_export(path: str) -> Any:
 
 
 def _game(number: int, db: str | None) -> dict[str, Any]:
-    store = GameStore.open(db, access=Access.READ)
+    store = open_to_read(db)
     try:
         replayed = store.load(number)
     finally:

@@ -58,6 +58,7 @@ from hazard.table.game import (
     entry_to_json,
     replay,
 )
+from hazard.table.journal import Recovery, recover
 
 __all__ = [
     "MAX_GAME",
@@ -327,6 +328,8 @@ class GameStore:
         self._layout = layout
         self._access = access
         self.url = url
+        self.recovery: Recovery | None = None
+        """A killed writer's journal that opening to read rolled back (:mod:`hazard.table.journal`)."""
         self._batches = threading.local()
         """The transaction of this thread's :meth:`batch`, while one is open."""
 
@@ -346,9 +349,14 @@ class GameStore:
             parsed = sa.engine.make_url(url)
         except ArgumentError as error:
             raise InvalidError(f"cannot open the game record {_shown(url)}: {_reason(error)}") from None
+        recovery, opened = None, False
         try:
             if parsed.get_backend_name() == "sqlite":
-                engine = _sqlite_engine(url, parsed.database, access=access, in_memory=in_memory)
+                database = parsed.database
+                if access is Access.READ and database and not database.startswith(("file:", ":memory:")):
+                    recovery = recover(Path(database))  # a reader cannot roll a hot journal back itself
+                    database = database if recovery is None else str(recovery.path)
+                engine = _sqlite_engine(url, database, access=access, in_memory=in_memory)
             else:
                 engine = sa.create_engine(url)
             with _begin(engine) as connection:
@@ -359,16 +367,24 @@ class GameStore:
                 if writes:  # every table not there yet (a record made before the fair dice has no secrets)
                     _schema().metadata.create_all(connection)
                     layout = _Layout.CHAINED
+            opened = True
         except HazardError as error:
             if str(error).startswith("cannot open"):
                 raise
             raise InvalidError(f"cannot open the game record {_shown(url)}: {error}") from None
         except (SQLAlchemyError, ValueError, ImportError, OSError) as error:
             raise InvalidError(f"cannot open the game record {_shown(url)}: {_reason(error)}") from None
-        return cls(engine, url, layout, access)
+        finally:
+            if recovery is not None and not opened:
+                recovery.close()
+        store = cls(engine, url, layout, access)
+        store.recovery = recovery
+        return store
 
     def close(self) -> None:
         self._engine.dispose()
+        if self.recovery is not None:
+            self.recovery.close()
 
     def create(
         self,
