@@ -22,7 +22,7 @@ import pytest
 from tests.commandline import run
 from tests.test_cli_verify import _fair_game
 
-from hazard.table.journal import RECOVERED
+from hazard.table.sqlite_file import RECOVERED
 
 _KILLED_MID_COMMIT = textwrap.dedent(
     """

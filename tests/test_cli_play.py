@@ -659,13 +659,16 @@ BOTS = "expected a number of bots from 0 to 9, or NAME[:POLICY[:BANKROLL]] separ
         (["play", "--paytable", "nope"], "error: unknown paytable 'nope'"),
         (["play", "--stakes", "nope"], "error: Invalid value for '--stakes'"),
         (["play", "3"], "error: invalid game 3: a game number is given only with --resume"),
-        (["play", "--resume", "0"], "error: invalid game '0': expected a game number from 1 to 2**63 - 1"),
+        (["play", "--resume", "0"], "error: invalid game '0': expected a game number from 1 to 2147483647"),
         (["play", "--resume", str(2**63)], f"error: invalid game '{2**63}': expected a game number from 1"),
         (
             ["play", "--resume", "9" * 5000],
             "error: invalid game '" + "9" * 80 + "'... (5,000 characters): exp",
         ),
-        (["referee", "--resume", "x"], "error: invalid game 'x': expected a game number from 1 to 2**63 - 1"),
+        (
+            ["referee", "--resume", "x"],
+            "error: invalid game 'x': expected a game number from 1 to 2147483647",
+        ),
         (
             ["referee", "3", "--player", "Ann:5"],
             "error: invalid game 3: a game number is given only with --resume",

@@ -312,6 +312,37 @@ def test_a_path_with_a_tilde_is_in_the_home_folder(tmp_path: Path, monkeypatch: 
     assert (tmp_path / "mine.db").is_file()
 
 
+@pytest.mark.parametrize(
+    "content", [b"x", b"\n", b"my notes, not a database", b"SQLite format 2\x00" + bytes(200), bytes(4096)]
+)
+def test_a_file_that_is_not_a_database_is_refused_naming_it_and_left_alone(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(content)
+    for access in Access:
+        with pytest.raises(InvalidError) as caught:
+            GameStore.open(str(path), access=access)
+        assert str(caught.value).startswith(
+            f"cannot open the game record '{path}': it is not an SQLite database (it does not begin as one)"
+        )
+    assert path.read_bytes() == content
+    assert os.listdir(tmp_path) == ["notes.db"]  # no journal, nothing beside it
+
+
+def test_resuming_from_an_empty_file_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    store = GameStore.open(str(path), access=Access.WRITE)
+    assert store.games() == []
+    with pytest.raises(IllegalError, match="has no such game"):
+        store.load(1)
+    store.close()
+    assert path.stat().st_size == 0
+    GameStore.open(str(path)).close()  # a game started there makes the record, as ever
+    assert path.stat().st_size > 0
+
+
 def test_opening_for_reading_refuses_a_missing_file_and_makes_none(db: Path) -> None:
     for access in (Access.READ, Access.WRITE):
         with pytest.raises(InvalidError, match=f"cannot open the game record '{db}': no such file"):
@@ -392,9 +423,7 @@ def test_a_record_that_cannot_keep_games_is_refused(
 def test_a_game_number_no_record_can_hold_is_refused_before_the_database(
     store: GameStore, number: int
 ) -> None:
-    with pytest.raises(
-        InvalidError, match=r"invalid game number .*: expected a whole number from 1 to 2147483647"
-    ):
+    with pytest.raises(InvalidError, match=r"invalid game .*: expected a game number from 1 to 2147483647$"):
         store.load(number)
 
 
@@ -561,6 +590,13 @@ def test_an_entry_put_in_after_the_last_is_refused(store: GameStore, db: Path) -
     refused_whole(store, game, "entry 4 was put in after the game's last entry, 3")
 
 
+@pytest.mark.parametrize("count", [-5, -1])
+def test_a_count_of_entries_below_zero_is_refused_as_such(store: GameStore, db: Path, count: int) -> None:
+    game = new_game(store, EVERY_ACTION[:3])
+    sql(db, "UPDATE hazard_games SET entries = ?", count)
+    refused_whole(store, game, f"record of game {game} is corrupt: its count of entries is {count}, below 0")
+
+
 @pytest.mark.parametrize("column", ["label", "ruleset", "paytable", "stakes", "created", "kind", "settings"])
 def test_a_changed_setup_is_refused(store: GameStore, db: Path, column: str) -> None:
     game = new_game(store, EVERY_ACTION[:2])
@@ -643,7 +679,7 @@ def test_a_sqlite_file_with_a_foreign_table_of_our_name_is_refused(db: Path) -> 
 
 def test_a_file_that_is_not_a_database_is_refused(db: Path) -> None:
     db.write_text("Hazard is an Old English game with two dice.\n" * 200)
-    with pytest.raises(InvalidError, match=r"cannot open the game record .*file is not a database"):
+    with pytest.raises(InvalidError, match=r"cannot open the game record .*: it is not an SQLite database"):
         GameStore.open(str(db))
     assert db.read_text().startswith("Hazard is an Old English game")
 

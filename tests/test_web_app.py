@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset, ruleset_to_toml
 from hazard.table import Access, GameStore, game_json
 from hazard.web import Limits, WebConfig, create_app
@@ -244,6 +245,17 @@ def test_a_paytable_is_uploaded_as_text(client: TestClient) -> None:
         422,
         "at most one of paytable",
     )
+
+
+def test_a_game_number_is_refused_as_the_record_and_the_command_line_refuse_it(client: TestClient) -> None:
+    from hazard.table import check_game_number
+
+    for game in ("0", "2147483648", str(2**63), "x"):
+        message = refused(client.get(f"/api/tables/{game}"), 422)
+        assert message == f"invalid game '{game}': expected a game number from 1 to 2147483647"
+    with pytest.raises(InvalidError) as caught:
+        check_game_number(2147483648)
+    assert str(caught.value) == "invalid game '2147483648': expected a game number from 1 to 2147483647"
 
 
 def test_a_body_that_is_not_json_is_one_error(client: TestClient) -> None:

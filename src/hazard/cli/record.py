@@ -15,9 +15,10 @@ import typer
 from rich import box
 from rich.table import Table as RichTable
 
-from hazard.cli.app import MAX_WHOLE, app, console, whole_number
+from hazard.cli.app import app, console, whole_number
 from hazard.cli.tableview import entries_view, game_csv, info_text, table_view
-from hazard.table import Access, GameStore, MoneyStyle, game_json
+from hazard.core.errors import InvalidError
+from hazard.table import MAX_GAME, Access, GameStore, MoneyStyle, game_json, game_number_refusal
 
 __all__ = ["DbOption", "MoneyOption", "export", "game_number", "list_games", "open_to_read", "record", "show"]
 
@@ -40,13 +41,15 @@ MoneyOption = Annotated[
 GameNumber = Annotated[
     str, typer.Argument(metavar="GAME", help="The game's number (see 'hazard record list').")
 ]
-_GAMES = "a game number from 1 to 2**63 - 1 (see 'hazard record list')"
 
 
 def game_number(text: str) -> int:
-    """A game's number as typed, read and bounded before the record is asked (SQLite's integers overflow
-    past 2**63 - 1; the record may hold fewer, and says so)."""
-    return whole_number(text, what="game", low=1, high=MAX_WHOLE, expected=_GAMES)
+    """A game's number as typed, read and bounded before the record is asked: the record's bound, and its
+    one refusal (:func:`~hazard.table.game_number_refusal`)."""
+    try:
+        return whole_number(text, what="game", low=1, high=MAX_GAME)
+    except InvalidError:
+        raise game_number_refusal(text) from None
 
 
 record_app = typer.Typer(name="record")

@@ -107,6 +107,7 @@ from hazard.table.game import (
 )
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
+    GAME_NUMBERS,
     MAX_GAME,
     MAX_REQUEST,
     Access,
@@ -117,6 +118,7 @@ from hazard.table.record import (
     StaleError,
     check_game_number,
     default_database_url,
+    game_number_refusal,
 )
 from hazard.table.session import Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
@@ -127,6 +129,7 @@ __all__ = [
     "DICE",
     "FIX_USAGE",
     "FORMAT",
+    "GAME_NUMBERS",
     "MAX_GAME",
     "MAX_REQUEST",
     "REFEREE",
@@ -227,6 +230,7 @@ __all__ = [
     "fair_throw",
     "format_money",
     "game_json",
+    "game_number_refusal",
     "hands_json",
     "info_json",
     "is_verb",

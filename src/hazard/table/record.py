@@ -58,9 +58,10 @@ from hazard.table.game import (
     entry_to_json,
     replay,
 )
-from hazard.table.journal import Recovery, recover
+from hazard.table.sqlite_file import Recovery, recover, sqlite_or_empty
 
 __all__ = [
+    "GAME_NUMBERS",
     "MAX_GAME",
     "Access",
     "GameStore",
@@ -70,10 +71,13 @@ __all__ = [
     "StaleError",
     "check_game_number",
     "default_database_url",
+    "game_number_refusal",
 ]
 
 MAX_GAME = 2**31 - 1
 """The largest game number a record can hold (every database's integer column holds it)."""
+GAME_NUMBERS = f"a game number from 1 to {MAX_GAME}"
+"""What a game number is, as every refusal of one says."""
 MAX_DATA = 100_000
 """The most characters one stored entry may have (an action's JSON form is a few hundred at most)."""
 
@@ -251,12 +255,17 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'games.db'}"
 
 
+def game_number_refusal(given: object) -> InvalidError:
+    """The one refusal of a game number out of bounds, or of text that is none, wherever it is read (the
+    record, the command line, the web's paths): ``invalid game '0': expected a game number from 1 to ...``."""
+    big = isinstance(given, int) and given.bit_length() > 256  # str() of 4,300 digits is refused
+    return InvalidError(f"invalid game {'too large' if big else quoted(str(given))}: expected {GAME_NUMBERS}")
+
+
 def check_game_number(game: int) -> int:
     """``game`` as a game number a record can hold; else refused (before any database is asked)."""
     if not 1 <= game <= MAX_GAME:
-        raise InvalidError(
-            f"invalid game number {_shown(game)}: expected a whole number from 1 to {MAX_GAME}"
-        )
+        raise game_number_refusal(game)
     return game
 
 
@@ -329,7 +338,7 @@ class GameStore:
         self._access = access
         self.url = url
         self.recovery: Recovery | None = None
-        """A killed writer's journal that opening to read rolled back (:mod:`hazard.table.journal`)."""
+        """A killed writer's journal that opening to read rolled back (:mod:`hazard.table.sqlite_file`)."""
         self._batches = threading.local()
         """The transaction of this thread's :meth:`batch`, while one is open."""
 
@@ -359,12 +368,15 @@ class GameStore:
                 engine = _sqlite_engine(url, database, access=access, in_memory=in_memory)
             else:
                 engine = sa.create_engine(url)
-            with _begin(engine) as connection:
-                layout = _layout(connection)
-                writes = access is not Access.READ
-                if writes and layout is _Layout.UNCHAINED:
-                    _seal(connection)
-                if writes:  # every table not there yet (a record made before the fair dice has no secrets)
+            with engine.connect() as looking, looking.begin():  # takes no write lock, so writes nothing
+                layout = _layout(looking)
+            # A resume (WRITE) of a record with no tables fails: it makes none, so it writes nothing.
+            if access is Access.CREATE or (access is Access.WRITE and layout is not _Layout.EMPTY):
+                with _begin(engine) as connection:
+                    layout = _layout(connection)  # again, under the write lock
+                    if layout is _Layout.UNCHAINED:
+                        _seal(connection)
+                    # every table not there yet (a record made before the fair dice has no secrets)
                     _schema().metadata.create_all(connection)
                     layout = _Layout.CHAINED
             opened = True
@@ -880,6 +892,11 @@ def _sqlite_engine(url: str, database: str | None, *, access: Access, in_memory:
         ) from None
     if access is not Access.CREATE and not there:
         raise InvalidError(f"cannot open the game record {_shown(_as_given(url))}: no such file")
+    if there and not memory and not sqlite_or_empty(path):
+        raise InvalidError(
+            f"cannot open the game record {_shown(_as_given(url))}: it is not an SQLite database (it does "
+            "not begin as one), so not a game record; it is left as it is: give a record, or a new file"
+        )
     if access is Access.READ and not memory:
         uri = f"file:{quote(os.fsencode(path.resolve()))}?mode=ro"  # bytes: any name the system allows
         engine = sa.create_engine(
@@ -1035,6 +1052,8 @@ def _check_types(game: int, row: dict[str, Any], lines: Sequence[Any]) -> None:
             continue
         if whole and (not isinstance(value, int) or isinstance(value, bool)):
             raise InvalidError(f"{corrupt}: its {name} {_shown(value)} is not a whole number")
+        if name == "entries" and value < 0:  # the impossible head itself, not an entry it would make up
+            raise InvalidError(f"{corrupt}: its count of entries is {value}, below 0")
         if not whole and not isinstance(value, str):
             raise InvalidError(f"{corrupt}: its {name} {_shown(value)} is not text")
         if not whole and len(value) > MAX_DATA:

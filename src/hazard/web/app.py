@@ -40,6 +40,7 @@ from hazard.table import (
     RecordUnavailable,
     StaleError,
     game_json,
+    game_number_refusal,
     parse_money,
     parse_odds,
 )
@@ -201,6 +202,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
         problems = []
         for problem in error.errors()[:3]:
+            if tuple(problem.get("loc", ())) == ("path", "game"):  # one refusal of a game number everywhere
+                return _refusal(422, str(game_number_refusal(problem.get("input"))))
             where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body") or "body"
             problems.append(f"{where}: {problem.get('msg', 'invalid')}")
         return _refusal(422, "invalid request: " + "; ".join(problems))

@@ -1,4 +1,9 @@
-"""Reading an SQLite record that a writer killed mid-commit left with a hot journal.
+"""The SQLite file beneath a record: a file that is none (refused, and left alone), and a hot journal.
+
+A file given as a record that does not begin as an SQLite database is no record; SQLite itself takes a
+file of a few bytes for an empty database and writes a record over it. :func:`sqlite_or_empty` tells.
+
+Reading an SQLite record that a writer killed mid-commit left with a hot journal:
 
 SQLite keeps a record whole across a ``kill -9`` by its rollback journal: the pages a transaction changes
 are saved there first, and the next connection to open the file rolls the unfinished transaction back. But
@@ -22,7 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-__all__ = ["RECOVERED", "Recovery", "recover"]
+__all__ = ["RECOVERED", "Recovery", "recover", "sqlite_or_empty"]
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+"""How every SQLite database file begins."""
 
 RECOVERED = "recovered an interrupted write: the last uncommitted entry was rolled back"
 """What a reader says when a killed writer's journal was rolled back (every committed entry is kept)."""
@@ -110,3 +118,13 @@ def _roll_back(path: Path) -> None:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     finally:
         connection.close()
+
+
+def sqlite_or_empty(path: Path) -> bool:
+    """Whether the file at ``path`` begins as an SQLite database does, or is empty (a new record)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_SQLITE_HEADER))
+    except OSError:
+        return True  # what cannot be read is for SQLite to report
+    return head in (b"", _SQLITE_HEADER)
