@@ -1164,3 +1164,22 @@ def test_setter_bots_may_stake_by_a_progression_kept_for_a_resume(tmp_path: Path
     again = run_hazard(tmp_path, "play", "--resume", "--db", str(db), lines=("quit",))
     assert again.returncode == 0, again.stdout + again.stderr
     assert "martingale stakes" in again.stdout
+
+
+def test_a_refusal_at_a_table_in_pounds_shows_pounds_shillings_and_pence(tmp_path: Path) -> None:
+    # Issue 19: refusals showed fractions of a unit (3/8, 1/1680) whatever --money said; and the long s of
+    # "7ſ 6d" was read as 7s 6d.
+    out, _ = _referee(
+        tmp_path,
+        "stake Bob 7s 6d",
+        "stake Bob 7ſ 6d",
+        "quit",
+        players=("Ann:10s", "Bob:2s"),
+        args=("--money", "lsd"),
+    )
+    assert (
+        "illegal stake of 7s 6d by 'Bob': Bob cannot cover it (the caster could win 15s; Bob has 2s free)"
+        in out
+    )
+    assert "'ſ' (the long s) looks like s but is not one" in out
+    assert "3/8" not in out

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_paytable
-from hazard.table.money import MoneyStyle, format_money, parse_money
+from hazard.table.money import MoneyStyle, check_sum, format_money, money_text, parse_money
 
 FORMS = "expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"
 TOO_MUCH = "expected at most 1000000000000 units"
@@ -330,3 +330,51 @@ def test_parser_raises_nothing_but_invalid_error(text: str) -> None:
         assert 0 <= result <= 10**12
         assert result.denominator <= 10**9
         assert parse_money(format_money(result, MoneyStyle.EXACT), allow_zero=True) == result
+
+
+# --- look-alikes, and sums in refusals (issue 19) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["7ſ 6d", "7 ſ", "£1 10ſ", "ſ"])
+def test_the_long_s_is_refused_as_a_look_alike(text: str) -> None:
+    # The sources (002_e25665f301869517.txt and the others) never write money with ſ; a case-blind match
+    # read "7ſ 6d" as 7s 6d.
+    with pytest.raises(InvalidError, match="'ſ' \\(the long s\\) looks like s but is not one"):
+        parse_money(text, what="stake")
+
+
+@pytest.mark.parametrize(("text", "amount"), [("7S 6D", Fraction(3, 8)), ("7 s 6 d", Fraction(3, 8))])
+def test_capital_letters_still_read(text: str, amount: Fraction) -> None:
+    assert parse_money(text) == amount
+
+
+def test_other_letters_that_fold_to_s_or_d_are_refused() -> None:
+    for text in ("7\u017f", "7\uff53 6d", "6\u0256"):  # long s, fullwidth s, d with tail
+        with pytest.raises(InvalidError):
+            parse_money(text)
+
+
+@pytest.mark.parametrize(
+    ("amount", "style", "shown"),
+    [
+        (Fraction(1, 1680), MoneyStyle.LSD, "1/7d"),
+        (Fraction(3, 8), MoneyStyle.LSD, "7s 6d"),
+        (Fraction(3, 8), MoneyStyle.EXACT, "3/8"),
+        (Fraction(5, 2), MoneyStyle.DECIMAL, "2.50"),
+        (Fraction(1, 3), MoneyStyle.DECIMAL, "1/3"),  # 0.33 would round: a refusal shows it exactly
+        (Fraction(-3, 2), MoneyStyle.LSD, "-£1 10s"),
+    ],
+)
+def test_a_sum_in_a_message_is_in_the_tables_style_where_that_is_exact(
+    amount: Fraction, style: MoneyStyle, shown: str
+) -> None:
+    assert money_text(amount, style) == shown
+
+
+def test_a_sum_refused_is_shown_in_the_tables_style() -> None:
+    with pytest.raises(InvalidError) as caught:
+        check_sum(Fraction(0), what="stake", money=MoneyStyle.LSD)
+    assert str(caught.value) == "invalid stake: £0, expected an amount above 0"
+    with pytest.raises(InvalidError) as caught:
+        check_sum(Fraction(-3, 8), what="stake", money=MoneyStyle.LSD)
+    assert str(caught.value) == "invalid stake: -7s 6d, expected an amount above 0"

@@ -52,6 +52,7 @@ from hazard.table.bots import BotBrains
 from hazard.table.dice import DiceKind, SeededDice
 from hazard.table.events import BetSettled, RoundSettled, Staked, Thrown
 from hazard.table.game import Correction, Entry, GameKind, effective_actions, replay
+from hazard.table.money import MoneyStyle
 from hazard.table.record import GameStore, StaleError
 from hazard.table.session import Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Table
@@ -89,6 +90,31 @@ def sit(session: Session, *seats: tuple[str, int] | tuple[str, int, BotPolicy]) 
 
 
 # --- starting, playing, refusing ----------------------------------------------------------------------------
+
+
+def test_a_refusal_shows_its_sums_as_the_table_shows_money(store: GameStore) -> None:
+    session = start(store, dice=DiceKind.TYPED)
+    session.play(Sit("Ann", Fraction(1, 2)), by=REFEREE)
+    session.play(Sit("Bob", Fraction(1, 10)), by=REFEREE)
+    refusals = {}
+    for style in MoneyStyle:
+        session.money = style
+        for line in ("stake Bob 7s 6d", "offer Bob 15s on 4 or 10 before 7"):
+            with pytest.raises(IllegalError) as caught:
+                session.act(line, by=REFEREE)
+            refusals[style, line.split()[0]] = str(caught.value)
+    lsd = MoneyStyle.LSD
+    assert (
+        "stake of 7s 6d by 'Bob': Bob cannot cover it (the caster could win 15s; Bob has 2s free)"
+        in (refusals[lsd, "stake"])
+    )
+    assert refusals[lsd, "offer"].endswith("15s is more than the 2s free")
+    assert "stake of 3/8 by 'Bob'" in refusals[MoneyStyle.EXACT, "stake"]
+    assert "stake of 3/8 by 'Bob'" in refusals[MoneyStyle.DECIMAL, "stake"]  # 0.38 would round
+    assert "the caster could win 0.75; Bob has 0.10 free" in refusals[MoneyStyle.DECIMAL, "stake"]
+    assert all(
+        "/1680" not in text and "1/10" not in text for (style, _), text in refusals.items() if style is lsd
+    )
 
 
 def test_dice_kinds() -> None:

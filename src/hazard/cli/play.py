@@ -136,6 +136,7 @@ class TableLoop:
         self.screen = screen
         self.db = db
         self.money = money
+        session.money = _command_money(money)  # the sums in its refusals, as its commands show them
         self.changed = True
         self.shown: object = None
 

@@ -30,7 +30,9 @@ __all__ = [
     "MoneyStyle",
     "check_odds",
     "check_sum",
+    "command_style",
     "format_money",
+    "money_text",
     "parse_money",
 ]
 
@@ -73,9 +75,10 @@ _NUMBER = r"[0-9]+(?:\.[0-9]+)?|[0-9]+\s*/\s*[0-9]+"
 _UNITS = re.compile(rf"[£$€]?\s*(?P<number>{_NUMBER})")
 _PENCE = r"[0-9]+\s+[0-9]+\s*/\s*[0-9]+|[0-9]+\s*/\s*[0-9]+|[0-9]*\s*[¼½¾]|[0-9]+"
 # Pounds need a space before the next part ("£110s" could be £1 10s or £110); a letter already ends shillings.
+# The letters in either case, spelled out: a case-blind match would also take the long s (ſ) and other
+# letters that only fold to s or d.
 _LSD = re.compile(
-    rf"(?:£\s*(?P<pounds>[0-9]+)\s+)?(?:(?P<shillings>[0-9]+)\s*s\s*)?(?:(?P<pence>{_PENCE})\s*d)?",
-    re.IGNORECASE,
+    rf"(?:£\s*(?P<pounds>[0-9]+)\s+)?(?:(?P<shillings>[0-9]+)\s*[sS]\s*)?(?:(?P<pence>{_PENCE})\s*[dD])?"
 )
 _MIXED = re.compile(r"(?P<whole>[0-9]+)\s+(?P<part>[0-9]+\s*/\s*[0-9]+)")
 
@@ -116,6 +119,34 @@ def format_money(amount: Fraction, style: MoneyStyle = MoneyStyle.DECIMAL) -> st
         whole, part = divmod(cents, 100)
         return f"{sign}{whole}.{part:02d}"
     return sign + _lsd(abs(amount))
+
+
+def money_text(amount: Fraction, style: MoneyStyle = MoneyStyle.EXACT) -> str:
+    """``amount`` as a message shows it: in the table's ``style`` where that is exact (it reads back to the
+    same amount), else exactly, so that a refusal never rounds: ``7s 6d``, not ``3/8``, at a table in £ s d.
+
+    >>> money_text(Fraction(1, 1680), MoneyStyle.LSD), money_text(Fraction(1, 3)), money_text(Fraction(5, 2))
+    ('1/7d', '1/3', '5/2')
+    >>> money_text(Fraction(1, 3), MoneyStyle.DECIMAL), money_text(Fraction(5, 2), MoneyStyle.DECIMAL)
+    ('1/3', '2.50')
+    """
+    if abs(amount.numerator) > MAX_AMOUNT * MAX_DENOMINATOR or amount.denominator > MAX_DENOMINATOR:
+        return quoted(amount)  # no sum a table may hold: shown cut short, never converted whole
+    text = format_money(amount, style)
+    if style is MoneyStyle.EXACT:
+        return text
+    try:
+        unsigned = text.removeprefix("-")
+        exact = parse_money(unsigned, allow_zero=True) * (-1 if amount < 0 else 1) == amount
+    except InvalidError:  # beyond what a sum may be: written exactly
+        exact = False
+    return text if exact else format_money(amount, MoneyStyle.EXACT)
+
+
+def command_style(style: MoneyStyle) -> MoneyStyle:
+    """The style a command's sums are written in at a table showing ``style``: as shown, but whole and
+    exact rather than in decimals (``stake Bob 5``, not ``stake Bob 5.00``)."""
+    return MoneyStyle.EXACT if style is MoneyStyle.DECIMAL else style
 
 
 def _lsd(amount: Fraction) -> str:
@@ -197,6 +228,8 @@ def parse_money(text: str, *, what: str = "amount", allow_zero: bool = False) ->
 
 def _read(body: str) -> Fraction:
     """The amount that ``body`` (no sign, no outer spaces) writes, or :class:`_Refusal` saying why not."""
+    if "ſ" in body:  # the long s: a case-blind match would take it for s; no source writes money with it
+        raise _Refusal("'ſ' (the long s) looks like s but is not one: write shillings with s, e.g. 7s 6d")
     units = _UNITS.fullmatch(body)
     if units is not None:
         amount = _number(units["number"])
@@ -214,9 +247,16 @@ def _read(body: str) -> Fraction:
     return amount
 
 
-def check_sum(amount: Fraction, *, what: str = "amount", allow_zero: bool = False) -> Fraction:
+def check_sum(
+    amount: Fraction,
+    *,
+    what: str = "amount",
+    allow_zero: bool = False,
+    money: MoneyStyle = MoneyStyle.EXACT,
+) -> Fraction:
     """``amount`` if a table can hold it: above 0 (or 0 with ``allow_zero``), at most :data:`MAX_AMOUNT`
-    units, in parts of at most :data:`MAX_DENOMINATOR`; else an :class:`InvalidError` naming ``what``.
+    units, in parts of at most :data:`MAX_DENOMINATOR`; else an :class:`InvalidError` naming ``what``, and
+    the sum as ``money`` shows it (:func:`money_text`).
 
     Every sum that comes to a table passes here, typed or read back from a record, so none is too large to
     show or too fine to settle.
@@ -229,12 +269,13 @@ def check_sum(amount: Fraction, *, what: str = "amount", allow_zero: bool = Fals
     hazard.core.errors.InvalidError: invalid stake: 10000000000000, expected at most 1000000000000 units
     """
     if amount < 0 or (amount == 0 and not allow_zero):
-        return _refuse_sum(amount, what, "expected 0 or more" if allow_zero else "expected an amount above 0")
+        expected = "expected 0 or more" if allow_zero else "expected an amount above 0"
+        return _refuse_sum(amount, what, expected, money)
     if amount.denominator > MAX_DENOMINATOR:
         fine = f"expected a denominator of at most {MAX_DENOMINATOR} (in units, in lowest terms)"
-        return _refuse_sum(amount, what, fine)
+        return _refuse_sum(amount, what, fine, money)
     if amount > MAX_AMOUNT:
-        return _refuse_sum(amount, what, f"expected at most {MAX_AMOUNT} units")
+        return _refuse_sum(amount, what, f"expected at most {MAX_AMOUNT} units", money)
     return amount
 
 
@@ -249,8 +290,9 @@ def check_odds(odds: Fraction, *, what: str = "odds", text: str | None = None) -
     return odds
 
 
-def _refuse_sum(amount: Fraction, what: str, expected: str) -> Fraction:
-    raise InvalidError(f"invalid {what}: {quoted(amount)}, {expected}")
+def _refuse_sum(amount: Fraction, what: str, expected: str, money: MoneyStyle) -> Fraction:
+    shown = money_text(amount, money) if amount.denominator <= MAX_DENOMINATOR else None
+    raise InvalidError(f"invalid {what}: {shown or quoted(amount)}, {expected}")
 
 
 def _number(text: str) -> Fraction:

@@ -64,6 +64,7 @@ from hazard.table.game import (
     fair_ledger,
     replay,
 )
+from hazard.table.money import MoneyStyle, command_style
 from hazard.table.record import GameStore, StaleError
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
@@ -127,6 +128,12 @@ class Session:
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
     missed: list[Recorded] = field(default_factory=list)
     """Entries other writers made, read by :meth:`catch_up`, until a front end takes them to show."""
+    money: MoneyStyle = MoneyStyle.EXACT
+    """How the front end shows money: every sum a refusal shows is in it (where that is exact)."""
+
+    def _text(self, action: TableAction) -> str:
+        """``action`` as a refusal names it: its sums as the front end shows money."""
+        return action_text(action, command_style(self.money))
 
     def __post_init__(self) -> None:
         if self.timeline is None:
@@ -290,13 +297,13 @@ class Session:
             # The caster names his stake against the bank: the first bot that can cover it takes it.
             if table.round_begun:
                 raise IllegalError(
-                    f"illegal {action_text(command)} by {by} in round ({table.round}): stakes are laid "
-                    "before the round begins"
+                    f"illegal {self._text(command)} by {by} in round ({table.round}): stakes "
+                    "are laid before the round begins"
                 )
             bank = self.brains.cover(table, command.amount)
             if bank is None:
                 raise IllegalError(
-                    f"illegal {action_text(command)} by {by}: no one at the table can cover it as the bank"
+                    f"illegal {self._text(command)} by {by}: no one at the table can cover it as the bank"
                 )
             return [self.play(replace(command, player=bank), by=Actor.player(bank), client=client)]
         if (
@@ -307,7 +314,7 @@ class Session:
             assert table.caster is not None
             return [self.play(replace(command, consent=True), by=Actor.player(table.caster), client=client)]
         if key is not None and not isinstance(command, Sit):
-            raise IllegalError(f"illegal {action_text(command)} by {by}: only a sit gives a seat its key")
+            raise IllegalError(f"illegal {self._text(command)} by {by}: only a sit gives a seat its key")
         return [self.play(command, by=by, client=client, key=key)]
 
     def play(
@@ -316,8 +323,9 @@ class Session:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
         if isinstance(action, Roll) and self.info.dice.own:
             raise IllegalError(
-                f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
-                f"{self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming one"
+                f"illegal {self._text(action)} by {by} in game {self.game}: the game throws its "
+                f"own {self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming "
+                "one"
             )
         seat = None if key is None or not isinstance(action, Sit) else (key, check_name(action.name))
         return self._record(action, by, client=client, key=seat)
@@ -411,7 +419,7 @@ class Session:
         client: str | None = None,
         key: tuple[str, str] | None = None,
     ) -> Recorded:
-        table, events = apply_action(self.table, action, by=by)
+        table, events = apply_action(self.table, action, by=by, money=self.money)
         fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
         entry = self._append(by, action, client=client, key=key)
         self.table = table

@@ -59,7 +59,7 @@ from hazard.table.events import (
     Thrown,
     Withdrawn,
 )
-from hazard.table.money import MAX_GRAIN, MoneyStyle, check_odds, check_sum, format_money
+from hazard.table.money import MAX_GRAIN, MoneyStyle, check_odds, check_sum, command_style, money_text
 from hazard.table.state import Player, SideBet, Table, Transfer, Wager, new_table
 
 __all__ = ["MAX_PLAYERS", "acting_for", "apply_action", "check_throw", "new_table"]
@@ -70,9 +70,15 @@ MAX_PLAYERS = 100
 Step = tuple[Table, tuple[AnyEvent, ...]]
 
 
-def _sum(amount: Fraction) -> str:
-    """A sum in a message: exactly, whatever a front end shows, so that a refusal never rounds."""
-    return format_money(amount, MoneyStyle.EXACT)
+def _sum(amount: Fraction, money: MoneyStyle) -> str:
+    """A sum in a message: in the table's money style where that is exact, else exactly, so that a refusal
+    never rounds."""
+    return money_text(amount, money)
+
+
+def _text(action: TableAction, money: MoneyStyle) -> str:
+    """An action as a refusal names it: its sums as the table shows money (in a command's form)."""
+    return action_text(action, command_style(money))
 
 
 def acting_for(table: Table, action: TableAction) -> str | None:
@@ -91,30 +97,33 @@ def acting_for(table: Table, action: TableAction) -> str | None:
     return table.caster
 
 
-def apply_action(table: Table, action: TableAction, *, by: Actor) -> Step:
+def apply_action(
+    table: Table, action: TableAction, *, by: Actor, money: MoneyStyle = MoneyStyle.EXACT
+) -> Step:
     """Play ``action``, taken by ``by``, at ``table``: the new table and every event, the round's and the
     table's, in order.
 
     Raises :class:`IllegalError` for an action that actor may not take, or that is not allowed now (a stake
     nobody can cover, a throw before the caster has called), naming the actor, the action and the table;
-    :class:`InvalidError` for a malformed one. The table is unchanged either way.
+    :class:`InvalidError` for a malformed one. The table is unchanged either way. Every sum a refusal shows
+    is in ``money``, the table's money style, where that is exact.
     """
-    _check_actor(table, action, by)
-    step = _play(table, action)
+    _check_actor(table, action, by, money)
+    step = _play(table, action, money)
     if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
-        _check_grain(step[0], action)
+        _check_grain(step[0], action, money)
     return step
 
 
-def _play(table: Table, action: TableAction) -> Step:
+def _play(table: Table, action: TableAction, money: MoneyStyle) -> Step:
     if isinstance(action, Sit):
-        return _sit(table, action)
+        return _sit(table, action, money)
     if isinstance(action, Stake):
-        return _stake(table, action)
+        return _stake(table, action, money)
     if isinstance(action, OfferBet):
-        return _offer(table, action)
+        return _offer(table, action, money)
     if isinstance(action, TakeBet):
-        return _take(table, action)
+        return _take(table, action, money)
     if isinstance(action, Withdraw):
         return _withdraw(table, action)
     if isinstance(action, Leave):
@@ -133,11 +142,11 @@ def _play(table: Table, action: TableAction) -> Step:
 # --- who may act -------------------------------------------------------------------------------------------
 
 
-def _check_actor(table: Table, action: TableAction, by: Actor) -> None:
+def _check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle) -> None:
     if by.is_referee:
         return
     assert by.name is not None
-    what = f"illegal {action_text(action)} by {by}"
+    what = f"illegal {_text(action, money)} by {by}"
     if isinstance(action, Sit):
         if " ".join(action.name.split()) != by.name:
             raise ActorError(
@@ -179,7 +188,7 @@ def _needs_consent(table: Table) -> bool:
 # --- seats, stakes, the caster's actions -------------------------------------------------------------------
 
 
-def _check_grain(table: Table, action: TableAction) -> None:
+def _check_grain(table: Table, action: TableAction, money: MoneyStyle) -> None:
     """Refuse an action after which the table's money could come to parts of a unit finer than
     :data:`MAX_GRAIN`: every sum at the table, and every sum a stake or side bet can pay, counted together.
 
@@ -197,19 +206,19 @@ def _check_grain(table: Table, action: TableAction) -> None:
         grain = math.lcm(grain, bet.amount.denominator, bet.winnings.denominator)
     if grain > MAX_GRAIN:
         raise IllegalError(
-            f"illegal {action_text(action)}: with it the money at the table would come to parts of a unit "
-            f"finer than 1/{MAX_GRAIN} (its sums, stakes, odds and side bets together); lay it with a "
-            "simpler sum or odds"
+            f"illegal {_text(action, money)}: with it the money at the table would come to parts of "
+            f"a unit finer than 1/{MAX_GRAIN} (its sums, stakes, odds and side bets together); lay it with "
+            "a simpler sum or odds"
         )
 
 
-def _sit(table: Table, action: Sit) -> Step:
+def _sit(table: Table, action: Sit, money: MoneyStyle) -> Step:
     name = check_name(action.name)
     if any(name_key(p.name) == name_key(name) for p in table.players):
         raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
     if len(table.players) >= MAX_PLAYERS:
         raise IllegalError(f"illegal seat for {name!r}: the table seats at most {MAX_PLAYERS} players")
-    check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True)
+    check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True, money=money)
     player = Player(name, action.bankroll, action.bot)
     # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
     names = [p.name for p in table.players]
@@ -232,13 +241,13 @@ def _need_caster(table: Table, what: str) -> str:
     return table.caster
 
 
-def _stake(table: Table, action: Stake) -> Step:
+def _stake(table: Table, action: Stake, money: MoneyStyle) -> Step:
     caster = _need_caster(table, "stake")
-    what = f"stake of {_sum(action.amount)} by {action.player!r}"
+    what = f"stake of {_sum(action.amount, money)} by {action.player!r}"
     table.player(action.player)
     if action.player == caster:
         raise IllegalError(f"illegal {what}: the caster cannot stake against himself")
-    check_sum(action.amount, what=what)
+    check_sum(action.amount, what=what, money=money)
     if table.stakes is StakeArrangement.ALL_AGAINST_CASTER:
         if _needs_consent(table) and not action.consent:
             raise IllegalError(
@@ -258,11 +267,12 @@ def _stake(table: Table, action: Stake) -> Step:
     if table.available(action.player) < cover:
         raise IllegalError(
             f"illegal {what}: {action.player} cannot cover it (the caster could win "
-            f"{_sum(cover)}; {action.player} has {_sum(table.available(action.player))} free)"
+            f"{_sum(cover, money)}; {action.player} has {_sum(table.available(action.player), money)} free)"
         )
     if table.available(caster) < action.amount:
         raise IllegalError(
-            f"illegal {what}: the caster {caster} cannot cover it ({_sum(table.available(caster))} free)"
+            f"illegal {what}: the caster {caster} cannot cover it ({_sum(table.available(caster), money)} "
+            "free)"
         )
     wager = Wager(action.player, action.amount)
     return replace(table, wagers=(*table.wagers, wager)), (Staked(wager, caster),)
@@ -429,22 +439,22 @@ def _pass_by_choice(table: Table) -> Step:
 # --- side bets ---------------------------------------------------------------------------------------------
 
 
-def _offer(table: Table, action: OfferBet) -> Step:
+def _offer(table: Table, action: OfferBet, money: MoneyStyle) -> Step:
     table.player(action.backer)
     proposition = parse_proposition(action.proposition)
-    check_sum(action.amount, what=f"side bet by {action.backer!r}")
+    check_sum(action.amount, what=f"side bet by {action.backer!r}", money=money)
     check_odds(action.odds, what=f"odds of a side bet by {action.backer!r}")
     if table.available(action.backer) < action.amount:
         raise IllegalError(
-            f"illegal side bet by {action.backer!r}: {_sum(action.amount)} is more than the "
-            f"{_sum(table.available(action.backer))} free"
+            f"illegal side bet by {action.backer!r}: {_sum(action.amount, money)} is more than the "
+            f"{_sum(table.available(action.backer), money)} free"
         )
     bet = SideBet(table.next_bet, action.backer, proposition, action.amount, action.odds)
     table = replace(table, side_bets=(*table.side_bets, bet), next_bet=table.next_bet + 1)
     return table, (BetOffered(bet),)
 
 
-def _take(table: Table, action: TakeBet) -> Step:
+def _take(table: Table, action: TakeBet, money: MoneyStyle) -> Step:
     bet = table.bet(action.bet)
     table.player(action.layer)
     if bet.layer is not None:
@@ -454,7 +464,7 @@ def _take(table: Table, action: TakeBet) -> Step:
     if table.available(action.layer) < bet.winnings:
         raise IllegalError(
             f"illegal take of side bet #{bet.number} by {action.layer!r}: it could cost "
-            f"{_sum(bet.winnings)}, more than the {_sum(table.available(action.layer))} free"
+            f"{_sum(bet.winnings, money)}, more than the {_sum(table.available(action.layer), money)} free"
         )
     taken = replace(bet, layer=action.layer, tracker=start(bet.proposition))
     bets = tuple(taken if b.number == bet.number else b for b in table.side_bets)

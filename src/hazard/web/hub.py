@@ -180,6 +180,9 @@ class LiveTable:
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
     closed: bool = False
 
+    def __post_init__(self) -> None:
+        self.session.money = self.money  # the sums in its refusals, as the table's pages show money
+
     @property
     def game(self) -> int:
         return self.session.game
