@@ -657,3 +657,20 @@ def test_two_players_numbering_their_actions_alike_never_answer_for_each_other(c
     assert cat["seq"] == bob["seq"] + 1
     assert [s["player"] for s in table.state()["state"]["stakes"]] == ["Bob", "Cat"]
     assert table.ok("Cat", "stake 3", id="1") == cat  # his own resend is still made once
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    """Pages, the API and refusals alike: a strict policy (no inline script or style, no framing), no
+    sniffing, no referrer to other sites; the API's documentation page alone has a looser one of its own."""
+    answers = [client.get("/"), client.get("/api/rulesets"), client.get("/api/tables/999"), client.get("/x")]
+    for answer in answers:
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self';" in policy
+        assert "unsafe-inline" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "same-origin"
+    docs = client.get("/docs")
+    assert "https://cdn.jsdelivr.net" in docs.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]

@@ -50,6 +50,7 @@ from hazard.table import (
     parse_odds,
     table_paytable,
 )
+from hazard.web.headers import HeadersMiddleware
 from hazard.web.hub import Hub, NoSuchTable, TableSpec
 from hazard.web.limits import Limits, LimitsMiddleware
 from hazard.web.pages import Pages, Viewer
@@ -196,6 +197,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, limits=config.limits)
+    app.add_middleware(HeadersMiddleware)  # the outermost: refusals of the limits carry the headers too
 
     @app.exception_handler(HazardError)
     async def _hazard(_: Request, error: HazardError) -> JSONResponse:
