@@ -674,3 +674,52 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     docs = client.get("/docs")
     assert "https://cdn.jsdelivr.net" in docs.headers["content-security-policy"]
     assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+
+
+# --- what one client may cost the server ------------------------------------------------------------------
+
+
+def throttled(answer: Any) -> int:
+    """A 429 in the API's one form, with the seconds to wait; those seconds."""
+    refused(answer, 429, "too many")
+    wait = int(answer.headers["retry-after"])
+    assert wait >= 1
+    return wait
+
+
+def test_one_address_sets_up_only_so_many_tables_an_hour(db: str) -> None:
+    with TestClient(create_app(WebConfig(db=db, limits=Limits(tables_per_hour=3)))) as client:
+        for _ in range(3):
+            Table(client)
+        wait = throttled(client.post("/api/tables", json={"ruleset": "wikipedia"}))
+        assert 60 <= wait <= 3600  # one table's worth of the hour
+        assert len(client.get("/api/tables").json()["tables"]) == 3
+
+
+def test_one_address_takes_only_so_many_seats_a_minute(db: str) -> None:
+    limits = Limits(seats_per_minute=2, seats_burst=2)
+    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+        table = Table(client)
+        table.join("Ann")
+        table.join("Bob")
+        throttled(client.post(f"/api/tables/{table.id}/seats", json={"name": "Cat", "bankroll": "9"}))
+        assert [p["name"] for p in table.state()["state"]["players"]] == ["Ann", "Bob"]
+
+
+def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> None:
+    """A seat sending ``seed x`` as fast as it can gets its burst, then 429s: the record grows by that burst
+    and no more, and another seat at the table acts as usual."""
+    limits = Limits(seat_rate=0.5, seat_burst=5)
+    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+        table = Table(client)
+        table.join("Ann")
+        table.join("Bob")
+        head = table.state()["seq"]
+        answers = [table.act("Ann", f"seed spam{n}") for n in range(30)]
+        made = [a for a in answers if a.status_code == 200]
+        assert len(made) <= 6, [a.status_code for a in answers]
+        for answer in answers:
+            if answer.status_code != 200:
+                throttled(answer)
+        assert table.state()["seq"] - head <= len(made)
+        table.ok("Bob", "seed bobs-own")

@@ -162,9 +162,9 @@ class Client:
         # The pages' Content-Security-Policy must not block anything they do themselves.
         page.on(
             "console",
-            lambda message: self.errors.append(message.text)
-            if "Content Security Policy" in message.text
-            else None,
+            lambda message: (
+                self.errors.append(message.text) if "Content Security Policy" in message.text else None
+            ),
         )
         return page
 
@@ -624,7 +624,8 @@ def test_the_pages_policy_blocks_injected_script_and_framing(web: Web) -> None:
     page = host.page
     ran = page.evaluate(
         """() => new Promise((resolve) => {
-            document.addEventListener("securitypolicyviolation", () => resolve(window.injected === 1 ? "ran" : "blocked"));
+            document.addEventListener(
+                "securitypolicyviolation", () => resolve(window.injected === 1 ? "ran" : "blocked"));
             const box = document.createElement("div");
             box.innerHTML = '<img src="data:," onerror="window.injected = 1">';
             document.body.append(box);
@@ -637,6 +638,9 @@ def test_the_pages_policy_blocks_injected_script_and_framing(web: Web) -> None:
     framed.page.set_content(f'<iframe src="{web.server.url}/tables/{game}"></iframe>')
     frame = framed.page.frames[-1]
     framed.page.wait_for_timeout(500)
-    assert frame.url in ("", "about:blank", "chrome-error://chromewebdata/") or not frame.locator(".view").count()
+    assert (
+        frame.url in ("", "about:blank", "chrome-error://chromewebdata/")
+        or not frame.locator(".view").count()
+    )
     framed.errors.clear()
     web.clean()

@@ -51,8 +51,8 @@ from hazard.table import (
     table_paytable,
 )
 from hazard.web.headers import HeadersMiddleware
-from hazard.web.hub import Hub, NoSuchTable, TableSpec
-from hazard.web.limits import Limits, LimitsMiddleware
+from hazard.web.hub import Hub, NoSuchTable, TableSpec, token_digest
+from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.pages import Pages, Viewer
 
 __all__ = ["WebConfig", "create_app"]
@@ -152,6 +152,17 @@ def _bearer(request: Request | WebSocket) -> str | None:
     return header[7:].strip() if header[:7].lower() == "bearer " else None
 
 
+def _address(request: Request) -> str:
+    """The address a request came from, by which tables and seats are counted."""
+    return request.client.host if request.client is not None else "?"
+
+
+def _seat_key(game: int, token: str) -> tuple[int, str]:
+    """What one seat's actions are counted by: the digest of the token that holds it (a token belongs to
+    one seating: a new player sitting in the same name starts with a bucket of his own)."""
+    return game, token_digest(token)
+
+
 def _token(request: Request | WebSocket, game: int, role: str | None = None) -> str | None:
     """The token a request carries: ``Authorization: Bearer``, else the page's cookie for the table."""
     bearer = _bearer(request)
@@ -199,9 +210,17 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.add_middleware(LimitsMiddleware, limits=config.limits)
     app.add_middleware(HeadersMiddleware)  # the outermost: refusals of the limits carry the headers too
 
+    quotas = Quotas(config.limits)
+
     @app.exception_handler(HazardError)
     async def _hazard(_: Request, error: HazardError) -> JSONResponse:
         return _refusal(_status(error), str(error))
+
+    @app.exception_handler(Throttled)
+    async def _throttled(_: Request, error: Throttled) -> JSONResponse:
+        answer = _refusal(429, str(error))
+        answer.headers["retry-after"] = str(error.retry_after)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -239,8 +258,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return {"tables": await asyncio.to_thread(hub.open_tables)}
 
     @app.post("/api/tables", status_code=201, summary="Set up a table", responses=_REFUSALS)
-    async def create_table(body: NewTable, response: Response) -> dict[str, Any]:
+    async def create_table(body: NewTable, request: Request, response: Response) -> dict[str, Any]:
         spec = _spec(body)
+        quotas.table(_address(request))
         live, token = await hub.create(spec)
         _cookie(response, live.game, "host", token)
         return {"id": live.game, "host_token": token, "seq": live.seq, "url": f"/tables/{live.game}"}
@@ -260,6 +280,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         game: Annotated[int, _GAME], body: NewSeat, request: Request, response: Response
     ) -> dict[str, Any]:
         by = await _seater(hub, request, game)
+        await hub.table(game)  # no such table: 404, counted as nothing
+        quotas.seat(_address(request))
         name, token, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
         if by is None and token is not None:
             _cookie(response, game, "seat", token)
@@ -272,12 +294,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         by = await hub.holder(game, _token(request, game, "host"))
         if by is None or not by.is_host:
             raise ActorError(f"illegal sit of a bot at table {game}: only the table's host seats a bot")
+        quotas.seat(_address(request))
         name, _, seq, events = await hub.join(game, body.name, body.bankroll, by=by, bot=body.policy)
         return {"seat": name, "seq": seq, "events": events}
 
     @app.post("/api/tables/{game}/actions", summary="Act", responses=_REFUSALS)
     async def act(game: Annotated[int, _GAME], body: NewAction, request: Request) -> dict[str, Any]:
-        by = await hub.holder(game, _token(request, game))
+        token = _token(request, game)
+        by = await hub.holder(game, token)
+        if by is not None and token is not None:
+            quotas.action(_seat_key(game, token), f"the seat of {by.player}" if by.player else "the host")
         seq, events = await hub.act(game, body.action, by=by, client=body.id, based_on=body.based_on)
         return {"seq": seq, "events": events}
 

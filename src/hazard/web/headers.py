@@ -23,7 +23,8 @@ POLICY = (
 
 DOCS_POLICY = (
     "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "img-src 'self' data: https://fastapi.tiangolo.com; "
     "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 """``/docs`` only: Swagger UI's script and style from its CDN, its one inline script that starts it, and the
@@ -53,9 +54,7 @@ class HeadersMiddleware:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [
-                    (name, value)
-                    for name, value in message.get("headers", ())
-                    if name.lower() not in _NAMES
+                    (name, value) for name, value in message.get("headers", ()) if name.lower() not in _NAMES
                 ]
                 headers.extend(_COMMON)
                 headers.append((b"content-security-policy", policy))
