@@ -51,7 +51,7 @@ from hazard.table import (
     table_paytable,
 )
 from hazard.web.headers import HeadersMiddleware
-from hazard.web.hub import Hub, NoSuchTable, TableSpec, token_digest
+from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
 from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.pages import Pages, Viewer
 
@@ -68,6 +68,8 @@ class WebConfig:
     db: str | None = None
     limits: Limits = field(default_factory=Limits)
     poll: float = 0.5
+    idle: float = IDLE
+    """Seconds after which a table nobody follows or asks for is let go from memory (read again when asked)."""
 
 
 # --- request bodies (their schema is the OpenAPI page's) ---------------------------------------------------
@@ -184,7 +186,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     """The server's application, on the record ``config.db`` names (the user's data folder by default)."""
     config = config or WebConfig()
     store = GameStore.open(config.db)
-    hub = Hub(store, poll=config.poll)
+    hub = Hub(store, poll=config.poll, idle=config.idle)
     pages = Pages(hub)
 
     @contextlib.asynccontextmanager
