@@ -308,7 +308,7 @@ def test_a_number_that_names_no_table_costs_no_memory(tmp_path: Path) -> None:
         for game in range(1_000, 1_200):
             with pytest.raises(IllegalError):
                 await hub.table(game)
-        assert not hub._opening  # noqa: SLF001 - what is kept per number asked for
+        assert not hub._opening  # what is kept per number asked for
         await hub.stop()
 
     run(test)

@@ -69,7 +69,7 @@ class WebConfig:
     limits: Limits = field(default_factory=Limits)
     poll: float = 0.5
     idle: float = IDLE
-    """Seconds after which a table nobody follows or asks for is let go from memory (read again when asked)."""
+    """Seconds after which a table nobody follows or asks for is let go from memory (read again if asked)."""
 
 
 # --- request bodies (their schema is the OpenAPI page's) ---------------------------------------------------
