@@ -7,12 +7,14 @@ state), and an attempt at script injection in a name and in a proposition.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
 from hazard.core.rulesets import find_ruleset, ruleset_to_toml
@@ -723,3 +725,85 @@ def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> N
                 throttled(answer)
         assert table.state()["seq"] - head <= len(made)
         table.ok("Bob", "seed bobs-own")
+
+
+# --- the record, streamed and paged -----------------------------------------------------------------------
+
+
+def exported(db: str, game: int) -> bytes:
+    """What ``/record`` answered before it was streamed: the export of the game read whole, as the API
+    encodes it."""
+    return JSONResponse(game_json(GameStore.open(db, access=Access.READ).load(game))).body
+
+
+def test_the_streamed_record_is_the_export_and_follows_the_game_without_replaying_it(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same bytes as the export of the game read whole, after every kind of change (new entries, a
+    correction, which changes an earlier entry's standing); and once a game has been fetched, a fetch reads
+    only the new entries from the record: the game is not read and replayed whole again."""
+    table = Table(client, dice="typed")
+    for name in ("Ann", "Bob"):
+        seat = client.post(
+            f"/api/tables/{table.id}/seats", json={"name": name, "bankroll": "20"}, headers=bearer(table.host)
+        )
+        assert seat.status_code == 201
+    loads: list[int] = []
+    whole = GameStore.load
+
+    def counted(store: GameStore, game: int) -> Any:
+        loads.append(game)
+        return whole(store, game)
+
+    monkeypatch.setattr(GameStore, "load", counted)
+
+    def fetched() -> bytes:
+        answer = client.get(f"/api/tables/{table.id}/record")
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("application/json")
+        return answer.content
+
+    assert fetched() == exported(db, table.id)
+    table.ok("host", "stake Bob 2")
+    table.ok("host", "call 7")
+    loads.clear()
+    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db, table.id)
+    thrown = table.ok("host", "3-3")
+    assert fetched() == exported(db, table.id)
+    assert loads.count(table.id) == 3, "a fetch read the game whole"  # only exported()'s own reads
+    table.ok("host", "undo")
+    assert json_entry(fetched(), thrown["seq"])["standing"] == "void"
+    assert fetched() == exported(db, table.id)
+    table.ok("host", "5-2")
+    assert fetched() == exported(db, table.id)
+
+
+def json_entry(text: bytes, seq: int) -> dict[str, Any]:
+    entry: dict[str, Any] = json.loads(text)["entries"][seq - 1]
+    assert entry["seq"] == seq
+    return entry
+
+
+def test_the_record_page_by_page_is_the_exports_entries(client: TestClient) -> None:
+    table = Table(client)
+    for name in ("Ann", "Bob", "Cat"):
+        table.join(name)
+    table.ok("Ann", "seed one")
+    whole = client.get(f"/api/tables/{table.id}/record").json()["entries"]
+    pages: list[dict[str, Any]] = []
+    after: int | None = 0
+    for _ in range(len(whole) + 1):  # bounded: a page gives at least one entry
+        if after is None:
+            break
+        page = client.get(f"/api/tables/{table.id}/entries", params={"after": after, "limit": 2}).json()
+        assert page["head"] == len(whole)
+        assert len(page["entries"]) <= 2
+        pages.extend(page["entries"])
+        after = page["next"]
+    assert pages == whole
+    beyond = client.get(f"/api/tables/{table.id}/entries", params={"after": 10_000}).json()
+    assert (beyond["entries"], beyond["next"]) == ([], None)
+    refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 0}), 422, "limit")
+    refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 501}), 422, "limit")
+    refused(client.get("/api/tables/999/entries"), 404, "999")

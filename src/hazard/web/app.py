@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -45,7 +45,6 @@ from hazard.table import (
     MoneyStyle,
     RecordUnavailable,
     StaleError,
-    game_json,
     parse_money,
     parse_odds,
     table_paytable,
@@ -54,6 +53,7 @@ from hazard.web.headers import HeadersMiddleware
 from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
 from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.pages import Pages, Viewer
+from hazard.web.records import PAGE, Exports
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -188,6 +188,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     store = GameStore.open(config.db)
     hub = Hub(store, poll=config.poll, idle=config.idle)
     pages = Pages(hub)
+    exports = Exports(store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -272,10 +273,25 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         async with hub.locked(game) as live:
             return live.state()
 
-    @app.get("/api/tables/{game}/record", summary="The table's whole record, as hazard record export writes")
-    async def table_record(game: Annotated[int, _GAME]) -> dict[str, Any]:
+    @app.get(
+        "/api/tables/{game}/record",
+        summary="The table's whole record, as hazard record export writes",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"application/json": {}}}, **_REFUSALS},
+    )
+    async def table_record(game: Annotated[int, _GAME]) -> StreamingResponse:
         await hub.table(game)
-        return game_json(await asyncio.to_thread(store.load, game))
+        pieces = await exports.stream(game)
+        return StreamingResponse(pieces, media_type="application/json")
+
+    @app.get("/api/tables/{game}/entries", summary="The table's record, page by page", responses=_REFUSALS)
+    async def table_entries(
+        game: Annotated[int, _GAME],
+        after: Annotated[int, Query(ge=0, le=MAX_GAME, description="the last entry already read")] = 0,
+        limit: Annotated[int, Query(ge=1, le=PAGE, description="how many entries to give")] = PAGE,
+    ) -> dict[str, Any]:
+        await hub.table(game)
+        return await exports.page(game, after, limit)
 
     @app.post("/api/tables/{game}/seats", status_code=201, summary="Sit down", responses=_REFUSALS)
     async def sit(
