@@ -45,6 +45,17 @@ class _Export:
     game: ReplayedGame
     texts: tuple[str, ...]
     """Each entry's form, encoded: ``texts[k]`` is entry ``k + 1``'s."""
+    outline: tuple[tuple[str, str], ...]
+    """The export's other parts (setup, hands, state), each encoded, in the export's order; entries' ''.
+
+    Made in the worker thread with the rest, so a fetch of a game unchanged since costs the sending alone."""
+
+
+def _export(game: ReplayedGame, texts: tuple[str, ...]) -> _Export:
+    outline = game_json(game, entries=False)
+    return _Export(
+        game, texts, tuple((key, "" if key == "entries" else _json(v)) for key, v in outline.items())
+    )
 
 
 def _json(value: object) -> str:
@@ -92,10 +103,10 @@ class Exports:
                     return kept
                 further = replayed_further(kept.game, more)
                 if any(isinstance(entry.item, Correction) for entry in more):
-                    return _Export(further, _encoded(further, 1))  # standings before it may have changed
-                return _Export(further, kept.texts + _encoded(further, len(kept.texts) + 1))
+                    return _export(further, _encoded(further, 1))  # standings before it may have changed
+                return _export(further, kept.texts + _encoded(further, len(kept.texts) + 1))
         replayed = self.store.load(game)
-        return _Export(replayed, _encoded(replayed, 1))
+        return _export(replayed, _encoded(replayed, 1))
 
     async def stream(self, game: int) -> Iterator[bytes]:
         """The export's text, piece by piece: the same JSON as ``json.dumps(game_json(...))``."""
@@ -117,12 +128,11 @@ class Exports:
 
 
 def _pieces(export: _Export) -> Iterator[bytes]:
-    outline = game_json(export.game, entries=False)
     yield b"{"
-    for number, (key, value) in enumerate(outline.items()):
+    for number, (key, value) in enumerate(export.outline):
         yield ("," if number else "").encode() + _json(key).encode() + b":"
         if key != "entries":
-            yield _json(value).encode()
+            yield value.encode()
             continue
         yield b"["
         for start in range(0, len(export.texts), _CHUNK):
