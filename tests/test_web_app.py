@@ -807,3 +807,10 @@ def test_the_record_page_by_page_is_the_exports_entries(client: TestClient) -> N
     refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 0}), 422, "limit")
     refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 501}), 422, "limit")
     refused(client.get("/api/tables/999/entries"), 404, "999")
+
+
+def test_a_method_a_path_does_not_take_is_405_naming_every_method_it_does(client: TestClient) -> None:
+    answer = client.request("DELETE", "/api/tables")
+    refused(answer, 405, "Method Not Allowed")
+    assert answer.headers["allow"] == "GET, POST"
+    assert client.request("PUT", "/api/tables/1/record").headers["allow"] == "GET"

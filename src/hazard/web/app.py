@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from hazard.analysis.bets import analyse_bet
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
@@ -121,6 +122,7 @@ class Refusal(BaseModel):
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     code: {"model": Refusal, "description": what}
     for code, what in (
+        (400, "the body is not JSON"),
         (403, "acting for another seat, or as a spectator"),
         (404, "no such table"),
         (409, "not allowed now"),
@@ -129,6 +131,9 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
         (429, "too many requests"),
         (503, "the game record is unreachable or busy for now; nothing was written: try again"),
     )
+}
+_REFUSALS[429]["headers"] = {
+    "Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}
 }
 
 
@@ -152,6 +157,15 @@ def _bearer(request: Request | WebSocket) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header ("" for an empty one), or None."""
     header = request.headers.get("authorization", "")
     return header[7:].strip() if header[:7].lower() == "bearer " else None
+
+
+def _methods(app: FastAPI, request: Request) -> list[str]:
+    """The methods of every route at the request's path."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, BaseRoute) and route.matches(request.scope)[0] is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _address(request: Request) -> str:
@@ -208,6 +222,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             "pass). Seat and host tokens go in `Authorization: Bearer TOKEN`."
         ),
         lifespan=lifespan,
+        responses=_REFUSALS,  # every operation may be refused (429 by the limits, at least)
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, limits=config.limits)
@@ -234,8 +249,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return _refusal(422, "invalid request: " + "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _refusal(error.status_code, str(error.detail))
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        answer = _refusal(error.status_code, str(error.detail))
+        answer.headers.update(error.headers or {})
+        if error.status_code == 405:  # Allow: every method the path takes (Starlette names one route's)
+            answer.headers["allow"] = ", ".join(_methods(app, request))
+        return answer
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception) -> JSONResponse:  # pragma: no cover - a bug
