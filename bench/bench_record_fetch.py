@@ -37,7 +37,6 @@ from hazard.table import (
     game_json,
     table_paytable,
 )
-from hazard.web.records import Exports
 
 
 def written(store: GameStore, entries: int) -> Session:
@@ -74,6 +73,8 @@ def cpu(work: Callable[[], object], repeat: int) -> float:
 
 
 def main() -> None:
+    from hazard.web.records import Exports  # noqa: PLC0415 - bench_record_fetchers.py imports written() alone
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
