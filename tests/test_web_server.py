@@ -18,7 +18,7 @@ import uvicorn
 from tests.servers import Server
 
 from hazard.web import WebConfig, create_app, run_server
-from hazard.web.connections import raise_file_limit
+from hazard.web.connections import Connections, Guard, raise_file_limit
 from hazard.web.server import COLLECTOR_THRESHOLDS
 
 
@@ -153,3 +153,26 @@ def test_the_server_raises_its_file_limit_to_the_hard_limit() -> None:
         assert resource.getrlimit(resource.RLIMIT_NOFILE) == (hard, hard)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class _Transport:
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+    def get_extra_info(self, name: str) -> object:
+        return (self.address, 1234) if name == "peername" else None
+
+
+def test_the_guard_keeps_files_back_and_counts_each_socket_once() -> None:
+    """Past the file limit less the reserve, every address is refused (so the process always has files to
+    accept with, and to reach the record); a socket's count ends once, whichever protocol ends it."""
+    guard = Guard(Connections(per_address=2, reserve=64), files=68)  # room for 4 sockets
+    first = [_Transport("10.0.0.1") for _ in range(3)]
+    assert [guard.admit(t) for t in first] == [True, True, False]  # the cap of one address
+    others = [_Transport(f"10.0.1.{n}") for n in range(3)]
+    assert [guard.admit(t) for t in others] == [True, True, False]  # the file limit, less the reserve
+    guard.release(first[0])
+    guard.release(first[0])  # the WebSocket's end after the HTTP protocol's: counted once
+    assert guard.admit(_Transport("10.0.2.1"))
+    assert not guard.admit(_Transport("10.0.0.1"))  # full again
+    assert dict(guard.by_address) == {"10.0.0.1": 1, "10.0.1.0": 1, "10.0.1.1": 1, "10.0.2.1": 1}
