@@ -72,7 +72,7 @@ import aiohttp
 
 from hazard.core.rulesets import find_ruleset
 from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, Sit, Stake, table_paytable
-from hazard.web import Limits, WebConfig, create_app, run_server
+from hazard.web import Connections, Limits, WebConfig, create_app, run_server
 
 try:
     import uvloop
@@ -146,10 +146,20 @@ def serve(db: str, port: int, collections: Path | None, switch: float | None = N
         sys.setswitchinterval(switch)
 
     timed = Collections()
-    limits = Limits(rate=1e9, burst=1e9, address_rate=1e9, address_burst=1e9)
+    limits = Limits(
+        rate=1e9,
+        burst=1e9,
+        address_rate=1e9,
+        address_burst=1e9,
+        tables_per_hour=1e9,
+        seats_per_minute=1e9,
+        seats_burst=1e9,
+        seat_rate=1e9,
+        seat_burst=1e9,
+    )
     app = create_app(WebConfig(db=db, limits=limits))
-    try:
-        run_server(app, host="127.0.0.1", port=port)
+    try:  # every client is on 127.0.0.1: one address may hold them all
+        run_server(app, host="127.0.0.1", port=port, connections=Connections(per_address=1_000_000))
     finally:  # uvicorn stops on SIGINT, then raises it again: KeyboardInterrupt
         if collections is not None:
             collections.write_text(json.dumps(timed.done))

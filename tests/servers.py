@@ -25,10 +25,14 @@ def free_port() -> int:
 class Server:
     """One ``hazard serve`` process on a free port of 127.0.0.1."""
 
-    def __init__(self, db: str, tmp_path: Path, *, rate: int = 100_000) -> None:
+    def __init__(
+        self, db: str, tmp_path: Path, *, rate: int = 100_000, options: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.port = free_port()
         self.rate = rate
+        self.options = options
+        """More options of ``hazard serve`` (after the test's own raised limits, so these win)."""
         self.log = tmp_path / f"server-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
@@ -49,6 +53,14 @@ class Server:
             self.db,
             "--rate",
             str(self.rate),
+            # A test's clients all come from 127.0.0.1: its limits are raised with --rate's.
+            "--tables",
+            str(self.rate),
+            "--seat-rate",
+            str(self.rate),
+            "--per-address",
+            "10000",
+            *self.options,
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

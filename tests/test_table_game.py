@@ -61,6 +61,7 @@ from hazard.table.game import (
     game_json,
     info_json,
     replay,
+    replayed_further,
     standing,
 )
 from hazard.table.money import MoneyStyle, format_money
@@ -716,3 +717,37 @@ def test_a_legacy_entry_in_any_form_other_than_the_two_is_refused(legacy: GameSt
     with pytest.raises(InvalidError, match=r"record of game 2 is corrupt: entry 5: invalid actor"):
         legacy.load(2)
     legacy.load(1)
+
+
+def _played(count: int) -> list[Entry]:
+    """A refereed game of ``count`` entries: two players, a stake and a main each round, a fixed sequence
+    of throws, and now and then a correction (voiding the last throw, or replacing it)."""
+    numbers = iter([(2, 5), (3, 3), (6, 6), (1, 1), (4, 3), (5, 5), (2, 2), (6, 1), (4, 4), (3, 1)] * 100)
+    items: list[TableAction | Correction] = [Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))]
+    table = replay(INFO, entries(*items)).table
+    while len(items) < count:
+        if table.turn.need.value == "call":
+            item: TableAction | Correction = Call(7)
+        elif len(items) % 17 == 0 and isinstance(items[-1], Roll):
+            item = Correction(len(items), Roll(*next(numbers)) if len(items) % 2 else None)
+        else:
+            item = Roll(*next(numbers))
+        items.append(item)
+        table = replay(INFO, entries(*items)).table
+    return entries(*items)
+
+
+def test_a_game_replayed_further_is_the_game_replayed_whole() -> None:
+    """``replayed_further`` (a game played on by its new entries alone, as the web table's record stream
+    does) gives what replaying all the entries gives: the table, every event, whose each action was, the
+    fair ledger; with a correction among the new entries as well."""
+    played = _played(120)
+    assert any(isinstance(entry.item, Correction) for entry in played)
+    whole = replay(INFO, played)
+    for cut in (2, 3, 10, 33, 34, 35, 60, 119, 120):
+        further = replayed_further(replay(INFO, played[:cut]), played[cut:])
+        assert further.entries == whole.entries
+        assert further.table == whole.table
+        assert further.events == whole.events
+        assert dict(further.acting_for) == dict(whole.acting_for)
+        assert game_json(further) == game_json(whole)

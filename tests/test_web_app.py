@@ -7,6 +7,7 @@ state), and an attempt at script injection in a name and in a proposition.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
 from hazard.core.errors import InvalidError
@@ -578,9 +580,11 @@ def test_a_body_too_large_is_413_and_too_many_requests_429(db: str) -> None:
     limits = Limits(body=2048, rate=5, burst=5, address_rate=1000, address_burst=1000)
     with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
         refused(client.post("/api/tables", content=b"x" * 5000), 413, "at most 2,048 bytes")
-        answers = [client.get("/api/rulesets").status_code for _ in range(8)]
-    assert 429 in answers
-    assert answers[0] == 200
+        answers = [client.get("/api/rulesets") for _ in range(8)]
+    codes = [answer.status_code for answer in answers]
+    assert 429 in codes
+    assert codes[0] == 200
+    throttled(next(answer for answer in answers if answer.status_code == 429))  # with Retry-After
 
 
 # --- escaping -----------------------------------------------------------------------------------------------
@@ -765,3 +769,158 @@ def test_two_players_numbering_their_actions_alike_never_answer_for_each_other(c
     assert cat["seq"] == bob["seq"] + 1
     assert [s["player"] for s in table.state()["state"]["stakes"]] == ["Bob", "Cat"]
     assert table.ok("Cat", "stake 3", id="1") == cat  # his own resend is still made once
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    """Pages, the API and refusals alike: a strict policy (no inline script or style, no framing), no
+    sniffing, no referrer to other sites; the API's documentation page alone has a looser one of its own."""
+    answers = [client.get("/"), client.get("/api/rulesets"), client.get("/api/tables/999"), client.get("/x")]
+    for answer in answers:
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self';" in policy
+        assert "unsafe-inline" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "same-origin"
+    docs = client.get("/docs")
+    assert "https://cdn.jsdelivr.net" in docs.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+
+
+# --- what one client may cost the server ------------------------------------------------------------------
+
+
+def throttled(answer: Any) -> int:
+    """A 429 in the API's one form, with the seconds to wait; those seconds."""
+    refused(answer, 429, "too many")
+    wait = int(answer.headers["retry-after"])
+    assert wait >= 1
+    return wait
+
+
+def test_one_address_sets_up_only_so_many_tables_an_hour(db: str) -> None:
+    with TestClient(create_app(WebConfig(db=db, limits=Limits(tables_per_hour=3)))) as client:
+        for _ in range(3):
+            Table(client)
+        wait = throttled(client.post("/api/tables", json={"ruleset": "wikipedia"}))
+        assert 60 <= wait <= 3600  # one table's worth of the hour
+        assert len(client.get("/api/tables").json()["tables"]) == 3
+
+
+def test_one_address_takes_only_so_many_seats_a_minute(db: str) -> None:
+    limits = Limits(seats_per_minute=2, seats_burst=2)
+    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+        table = Table(client)
+        table.join("Ann")
+        table.join("Bob")
+        throttled(client.post(f"/api/tables/{table.id}/seats", json={"name": "Cat", "bankroll": "9"}))
+        assert [p["name"] for p in table.state()["state"]["players"]] == ["Ann", "Bob"]
+
+
+def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> None:
+    """A seat sending ``seed x`` as fast as it can gets its burst, then 429s: the record grows by that burst
+    and no more, and another seat at the table acts as usual."""
+    limits = Limits(seat_rate=0.5, seat_burst=5)
+    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+        table = Table(client)
+        table.join("Ann")
+        table.join("Bob")
+        head = table.state()["seq"]
+        answers = [table.act("Ann", f"seed spam{n}") for n in range(30)]
+        made = [a for a in answers if a.status_code == 200]
+        assert len(made) <= 6, [a.status_code for a in answers]
+        for answer in answers:
+            if answer.status_code != 200:
+                throttled(answer)
+        assert table.state()["seq"] - head <= len(made)
+        table.ok("Bob", "seed bobs-own")
+
+
+# --- the record, streamed and paged -----------------------------------------------------------------------
+
+
+def exported(db: str, game: int) -> bytes:
+    """What ``/record`` answered before it was streamed: the export of the game read whole, as the API
+    encodes it."""
+    return JSONResponse(game_json(GameStore.open(db, access=Access.READ).load(game))).body
+
+
+def test_the_streamed_record_is_the_export_and_follows_the_game_without_replaying_it(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same bytes as the export of the game read whole, after every kind of change (new entries, a
+    correction, which changes an earlier entry's standing); and once a game has been fetched, a fetch reads
+    only the new entries from the record: the game is not read and replayed whole again."""
+    table = Table(client, dice="typed")
+    for name in ("Ann", "Bob"):
+        seat = client.post(
+            f"/api/tables/{table.id}/seats", json={"name": name, "bankroll": "20"}, headers=bearer(table.host)
+        )
+        assert seat.status_code == 201
+    loads: list[int] = []
+    whole = GameStore.load
+
+    def counted(store: GameStore, game: int) -> Any:
+        loads.append(game)
+        return whole(store, game)
+
+    monkeypatch.setattr(GameStore, "load", counted)
+
+    def fetched() -> bytes:
+        answer = client.get(f"/api/tables/{table.id}/record")
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("application/json")
+        return answer.content
+
+    assert fetched() == exported(db, table.id)
+    table.ok("host", "stake Bob 2")
+    table.ok("host", "call 7")
+    loads.clear()
+    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db, table.id)
+    thrown = table.ok("host", "3-3")
+    assert fetched() == exported(db, table.id)
+    assert loads.count(table.id) == 3, "a fetch read the game whole"  # only exported()'s own reads
+    table.ok("host", "undo")
+    assert json_entry(fetched(), thrown["seq"])["standing"] == "void"
+    assert fetched() == exported(db, table.id)
+    table.ok("host", "5-2")
+    assert fetched() == exported(db, table.id)
+
+
+def json_entry(text: bytes, seq: int) -> dict[str, Any]:
+    entry: dict[str, Any] = json.loads(text)["entries"][seq - 1]
+    assert entry["seq"] == seq
+    return entry
+
+
+def test_the_record_page_by_page_is_the_exports_entries(client: TestClient) -> None:
+    table = Table(client)
+    for name in ("Ann", "Bob", "Cat"):
+        table.join(name)
+    table.ok("Ann", "seed one")
+    whole = client.get(f"/api/tables/{table.id}/record").json()["entries"]
+    pages: list[dict[str, Any]] = []
+    after: int | None = 0
+    for _ in range(len(whole) + 1):  # bounded: a page gives at least one entry
+        if after is None:
+            break
+        page = client.get(f"/api/tables/{table.id}/entries", params={"after": after, "limit": 2}).json()
+        assert page["head"] == len(whole)
+        assert len(page["entries"]) <= 2
+        pages.extend(page["entries"])
+        after = page["next"]
+    assert pages == whole
+    beyond = client.get(f"/api/tables/{table.id}/entries", params={"after": 10_000}).json()
+    assert (beyond["entries"], beyond["next"]) == ([], None)
+    refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 0}), 422, "limit")
+    refused(client.get(f"/api/tables/{table.id}/entries", params={"limit": 501}), 422, "limit")
+    refused(client.get("/api/tables/999/entries"), 404, "999")
+
+
+def test_a_method_a_path_does_not_take_is_405_naming_every_method_it_does(client: TestClient) -> None:
+    answer = client.request("DELETE", "/api/tables")
+    refused(answer, 405, "Method Not Allowed")
+    assert answer.headers["allow"] == "GET, POST"
+    assert client.request("PUT", "/api/tables/1/record").headers["allow"] == "GET"

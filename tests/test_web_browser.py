@@ -159,6 +159,13 @@ class Client:
     def watch(self, page: Page) -> Page:
         page.on("dialog", self._dialog)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # The pages' Content-Security-Policy must not block anything they do themselves.
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
         return page
 
     def _dialog(self, dialog: Dialog) -> None:
@@ -607,3 +614,33 @@ def test_the_host_has_the_host_tools_on_the_table_page(web: Web) -> None:
     page = host.page
     assert page.locator("#bot").count() == 1
     assert page.locator(f'nav a[href="/tables/{game}/referee"]').count() == 1
+
+
+def test_the_pages_policy_blocks_injected_script_and_framing(web: Web) -> None:
+    """Markup that got into a page (were escaping ever to fail) runs no script, and no site frames a page;
+    the pages' own script and style, which the other tests use, are not blocked (``Web.clean``)."""
+    host = web.client()
+    game = web.new_table(host)
+    page = host.page
+    ran = page.evaluate(
+        """() => new Promise((resolve) => {
+            document.addEventListener(
+                "securitypolicyviolation", () => resolve(window.injected === 1 ? "ran" : "blocked"));
+            const box = document.createElement("div");
+            box.innerHTML = '<img src="data:," onerror="window.injected = 1">';
+            document.body.append(box);
+            setTimeout(() => resolve(window.injected === 1 ? "ran" : "silent"), 2000);
+        })"""
+    )
+    assert ran == "blocked"
+    host.errors.clear()  # the violation just provoked, reported on the console
+    framed = web.client()
+    framed.page.set_content(f'<iframe src="{web.server.url}/tables/{game}"></iframe>')
+    frame = framed.page.frames[-1]
+    framed.page.wait_for_timeout(500)
+    assert (
+        frame.url in ("", "about:blank", "chrome-error://chromewebdata/")
+        or not frame.locator(".view").count()
+    )
+    framed.errors.clear()
+    web.clean()

@@ -260,3 +260,55 @@ def test_an_action_whose_batch_does_not_commit_is_lost_whole_and_its_table_read_
         assert GameStore.open(str(db)).heads([game]) == {game: head + 1}
 
     run(test)
+
+
+def test_an_idle_table_is_let_go_from_memory_and_read_again_with_nothing_lost(tmp_path: Path) -> None:
+    """A table nobody follows and nobody asks for is let go; the next request reads it again from the
+    record: the same entries, the same fair hand and commitment, an action resent with its number answered
+    as before (made once), and play goes on. A table someone follows is kept."""
+
+    async def test() -> None:
+        hub = Hub(GameStore.open(str(tmp_path / "g.db")), poll=0.02, idle=0.1)
+        await hub.start()
+        live, _ = await hub.create(SPEC)
+        game = live.game
+        people = await seated(hub, game, "Ann", "Bob")
+        staked = await hub.act(game, "stake 5", by=people["Bob"], client="b-1")
+        caster = live.session.table.caster
+        assert caster is not None
+        await hub.act(game, "call 7", by=people[caster], client="c-1")
+        before = live.state()
+        followed, _ = await hub.create(SPEC)
+        queue = hub.subscribe(followed)
+        for _ in range(250):
+            if game not in hub.loaded():
+                break
+            await asyncio.sleep(0.02)
+        assert game not in hub.loaded(), "the idle table was kept"
+        assert followed.game in hub.loaded(), "a followed table was let go"
+        again = await hub.table(game)
+        assert again is not live
+        assert again.state() == before
+        assert await hub.act(game, "stake 5", by=people["Bob"], client="b-1") == staked  # made once
+        assert again.seq == before["seq"]
+        seq, events = await hub.act(game, "throw", by=people[caster], client="c-2")
+        assert seq > before["seq"]
+        assert events
+        hub.unsubscribe(followed, queue)
+        await hub.stop()
+        replayed = GameStore.open(str(tmp_path / "g.db"), access=Access.READ).load(game)
+        assert replayed.table == again.session.table
+
+    run(test)
+
+
+def test_a_number_that_names_no_table_costs_no_memory(tmp_path: Path) -> None:
+    async def test() -> None:
+        hub = await started(str(tmp_path / "g.db"))
+        for game in range(1_000, 1_200):
+            with pytest.raises(IllegalError):
+                await hub.table(game)
+        assert not hub._opening  # what is kept per number asked for
+        await hub.stop()
+
+    run(test)

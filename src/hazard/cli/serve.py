@@ -23,6 +23,7 @@ MAX_HOST = 253
 
 @app.command()
 def serve(
+    *,
     host: Annotated[
         str, typer.Option("--host", help="The address to listen on; 0.0.0.0 for every network.")
     ] = "127.0.0.1",
@@ -36,25 +37,56 @@ def serve(
             "five times as many over all its connections.",
         ),
     ] = "20",
+    per_address: Annotated[
+        str,
+        typer.Option(
+            "--per-address", help="Sockets one address may hold open at once; the next is closed unread."
+        ),
+    ] = "64",
+    header_timeout: Annotated[
+        str,
+        typer.Option(
+            "--header-timeout",
+            help="Seconds a client has to send a request's line and headers; a slower one is disconnected.",
+        ),
+    ] = "5",
+    tables: Annotated[str, typer.Option("--tables", help="Tables one address may set up an hour.")] = "30",
+    seat_rate: Annotated[
+        str,
+        typer.Option("--seat-rate", help="Actions a second one seat may send (in bursts of ten times that)."),
+    ] = "2",
 ) -> None:
     """Serve the web table: a lobby, tables with fair dice or a referee's real dice, and the JSON API."""
     number = whole_number(port, what="--port", low=1, high=65535)
     per_second = whole_number(rate, what="--rate", low=1, high=1_000_000)
+    sockets = whole_number(per_address, what="--per-address", low=1, high=1_000_000)
+    deadline = whole_number(header_timeout, what="--header-timeout", low=1, high=3600)
+    hourly = whole_number(tables, what="--tables", low=1, high=1_000_000_000)
+    seat_per_second = whole_number(seat_rate, what="--seat-rate", low=1, high=1_000_000)
     _check_host(host)
     try:
-        from hazard.web import Limits, WebConfig, create_app, run_server
+        from hazard.web import Connections, Limits, WebConfig, create_app, run_server
     except ImportError as error:
         raise InvalidError(
             f"hazard serve needs the web extra ({error.name} is missing): pip install 'hazard[web]'"
         ) from None
     _check_free(host, number)
     limits = Limits(
-        rate=per_second, burst=2 * per_second, address_rate=5 * per_second, address_burst=10 * per_second
+        rate=per_second,
+        burst=2 * per_second,
+        address_rate=5 * per_second,
+        address_burst=10 * per_second,
+        tables_per_hour=hourly,
+        seats_per_minute=1.5 * per_second,
+        seats_burst=1.5 * per_second,
+        seat_rate=seat_per_second,
+        seat_burst=10 * seat_per_second,
     )
     application = create_app(WebConfig(db=db, limits=limits))  # a bad --db is refused here, before listening
     shown = f"[{host}]" if ":" in host else host
     console().print(f"hazard serves the web table at http://{shown}:{number}/ (Ctrl-C stops it)")
-    run_server(application, host=host, port=number)
+    connections = Connections(per_address=sockets, headers=deadline)
+    run_server(application, host=host, port=number, connections=connections)
 
 
 def _check_host(host: str) -> None:

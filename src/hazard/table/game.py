@@ -258,6 +258,24 @@ def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline, dice)
 
 
+def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
+    """``game`` with the entries ``more`` (those after its last) played on from its table: what
+    :func:`replay` of all of them gives, for the cost of the new ones alone. A correction among them, which
+    can change what came before it, is replayed whole."""
+    if not more:
+        return game
+    entries = (*game.entries, *more)
+    if any(isinstance(entry.item, Correction) for entry in more):
+        return replay(game.info, entries)
+    events = list(game.events)
+    whose = dict(game.acting_for)
+    timeline = Timeline(game.info, dict(game.timeline.marks))
+    table = timeline.play(game.table, more, more[0].seq, events, whose)
+    return ReplayedGame(
+        game.info, entries, table, tuple(events), whose, timeline, fair_ledger(game.info, entries)
+    )
+
+
 def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
     """Where the game's fair dice stand, from its entries; an :class:`InvalidError` if their notes are out of
     order, found in a game of other dice, or a correction touches a fair throw (its nonce would then mean
@@ -474,29 +492,32 @@ def hands_json(game: ReplayedGame) -> list[dict[str, Any]]:
     ]
 
 
-def game_json(game: ReplayedGame) -> dict[str, Any]:
+def game_json(game: ReplayedGame, *, entries: bool = True) -> dict[str, Any]:
     """A game as JSON values: its setup, every entry with its actor, standing and events, and its state.
 
-    Every sum is exact: in the entries' and events' texts too (``3/8``, never a rounded ``0.38``).
+    Every sum is exact: in the entries' and events' texts too (``3/8``, never a rounded ``0.38``). With
+    ``entries=False`` the list of entries is left empty, for a writer that sends each entry's form
+    (:func:`export_entry_json`) as it goes.
     """
-    standings = standing(game.entries)
-    entries = []
-    for entry in game.entries:
-        entries.append(
-            {
-                "seq": entry.seq,
-                "at": entry.at,
-                "actor": actor_to_json(entry.actor),
-                "for": game.acting_for.get(entry.seq),
-                "entry": entry_data(entry),
-                "text": entry_text(entry),
-                "standing": standings[entry.seq].value,
-                "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
-            }
-        )
+    standings = standing(game.entries) if entries else {}
     return {
         "game": info_json(game.info),
-        "entries": entries,
+        "entries": [export_entry_json(game, entry, standings) for entry in game.entries] if entries else [],
         "hands": hands_json(game),
         "state": table_json(game.table),
+    }
+
+
+def export_entry_json(game: ReplayedGame, entry: Entry, standings: Mapping[int, Standing]) -> dict[str, Any]:
+    """One entry of :func:`game_json`: its number, time, actor, whose action it was, its data and text, its
+    standing (``standings``: :func:`standing` of the game's entries) and its events."""
+    return {
+        "seq": entry.seq,
+        "at": entry.at,
+        "actor": actor_to_json(entry.actor),
+        "for": game.acting_for.get(entry.seq),
+        "entry": entry_data(entry),
+        "text": entry_text(entry),
+        "standing": standings[entry.seq].value,
+        "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
     }

@@ -6,11 +6,13 @@ needs the optional extra ``hazard[web]``; nothing outside it imports it.
 """
 
 from hazard.web.app import WebConfig, create_app
+from hazard.web.connections import Connections
 from hazard.web.hub import Hub, LiveTable, NoSuchTable, TableSpec, Update
 from hazard.web.limits import Limits
 from hazard.web.server import run_server
 
 __all__ = [
+    "Connections",
     "Hub",
     "Limits",
     "LiveTable",

@@ -18,9 +18,10 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from hazard.analysis.bets import analyse_bet
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
@@ -39,14 +40,15 @@ from hazard.table import (
     MoneyStyle,
     RecordUnavailable,
     StaleError,
-    game_json,
     game_number_refusal,
     parse_money,
     parse_odds,
 )
-from hazard.web.hub import Hub, NoSuchTable, TableSpec
-from hazard.web.limits import Limits, LimitsMiddleware
+from hazard.web.headers import HeadersMiddleware
+from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
+from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.pages import Pages, Viewer
+from hazard.web.records import PAGE, Exports
 from hazard.web.rules import table_rules
 
 __all__ = ["WebConfig", "create_app"]
@@ -62,6 +64,8 @@ class WebConfig:
     db: str | None = None
     limits: Limits = field(default_factory=Limits)
     poll: float = 0.5
+    idle: float = IDLE
+    """Seconds after which a table nobody follows or asks for is let go from memory (read again if asked)."""
 
 
 # --- request bodies (their schema is the OpenAPI page's) ---------------------------------------------------
@@ -115,6 +119,7 @@ class Refusal(BaseModel):
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     code: {"model": Refusal, "description": what}
     for code, what in (
+        (400, "the body is not JSON"),
         (403, "acting for another seat, or as a spectator"),
         (404, "no such table"),
         (409, "not allowed now"),
@@ -123,6 +128,9 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
         (429, "too many requests"),
         (503, "the game record is unreachable or busy for now; nothing was written: try again"),
     )
+}
+_REFUSALS[429]["headers"] = {
+    "Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}
 }
 
 
@@ -148,6 +156,26 @@ def _bearer(request: Request | WebSocket) -> str | None:
     return header[7:].strip() if header[:7].lower() == "bearer " else None
 
 
+def _methods(app: FastAPI, request: Request) -> list[str]:
+    """The methods of every route at the request's path."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, BaseRoute) and route.matches(request.scope)[0] is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
+def _address(request: Request) -> str:
+    """The address a request came from, by which tables and seats are counted."""
+    return request.client.host if request.client is not None else "?"
+
+
+def _seat_key(game: int, token: str) -> tuple[int, str]:
+    """What one seat's actions are counted by: the digest of the token that holds it (a token belongs to
+    one seating: a new player sitting in the same name starts with a bucket of his own)."""
+    return game, token_digest(token)
+
+
 def _token(request: Request | WebSocket, game: int, role: str | None = None) -> str | None:
     """The token a request carries: ``Authorization: Bearer``, else the page's cookie for the table."""
     bearer = _bearer(request)
@@ -169,8 +197,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     """The server's application, on the record ``config.db`` names (the user's data folder by default)."""
     config = config or WebConfig()
     store = GameStore.open(config.db)
-    hub = Hub(store, poll=config.poll)
+    hub = Hub(store, poll=config.poll, idle=config.idle)
     pages = Pages(hub)
+    exports = Exports(store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -190,13 +219,23 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             "pass). Seat and host tokens go in `Authorization: Bearer TOKEN`."
         ),
         lifespan=lifespan,
+        responses=_REFUSALS,  # every operation may be refused (429 by the limits, at least)
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, limits=config.limits)
+    app.add_middleware(HeadersMiddleware)  # the outermost: refusals of the limits carry the headers too
+
+    quotas = Quotas(config.limits)
 
     @app.exception_handler(HazardError)
     async def _hazard(_: Request, error: HazardError) -> JSONResponse:
         return _refusal(_status(error), str(error))
+
+    @app.exception_handler(Throttled)
+    async def _throttled(_: Request, error: Throttled) -> JSONResponse:
+        answer = _refusal(429, str(error))
+        answer.headers["retry-after"] = str(error.retry_after)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -209,8 +248,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return _refusal(422, "invalid request: " + "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _refusal(error.status_code, str(error.detail))
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        answer = _refusal(error.status_code, str(error.detail))
+        answer.headers.update(error.headers or {})
+        if error.status_code == 405:  # Allow: every method the path takes (Starlette names one route's)
+            answer.headers["allow"] = ", ".join(_methods(app, request))
+        return answer
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception) -> JSONResponse:  # pragma: no cover - a bug
@@ -236,8 +279,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return {"tables": await asyncio.to_thread(hub.open_tables)}
 
     @app.post("/api/tables", status_code=201, summary="Set up a table", responses=_REFUSALS)
-    async def create_table(body: NewTable, response: Response) -> dict[str, Any]:
+    async def create_table(body: NewTable, request: Request, response: Response) -> dict[str, Any]:
         spec = _spec(body)
+        quotas.table(_address(request))
         live, token = await hub.create(spec)
         _cookie(response, live.game, "host", token)
         return {"id": live.game, "host_token": token, "seq": live.seq, "url": f"/tables/{live.game}"}
@@ -247,16 +291,33 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         async with hub.locked(game) as live:
             return live.state()
 
-    @app.get("/api/tables/{game}/record", summary="The table's whole record, as hazard record export writes")
-    async def table_record(game: Annotated[int, _GAME]) -> dict[str, Any]:
+    @app.get(
+        "/api/tables/{game}/record",
+        summary="The table's whole record, as hazard record export writes",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"application/json": {}}}, **_REFUSALS},
+    )
+    async def table_record(game: Annotated[int, _GAME]) -> StreamingResponse:
         await hub.table(game)
-        return game_json(await asyncio.to_thread(store.load, game))
+        pieces = await exports.stream(game)
+        return StreamingResponse(pieces, media_type="application/json")
+
+    @app.get("/api/tables/{game}/entries", summary="The table's record, page by page", responses=_REFUSALS)
+    async def table_entries(
+        game: Annotated[int, _GAME],
+        after: Annotated[int, Query(ge=0, le=MAX_GAME, description="the last entry already read")] = 0,
+        limit: Annotated[int, Query(ge=1, le=PAGE, description="how many entries to give")] = PAGE,
+    ) -> dict[str, Any]:
+        await hub.table(game)
+        return await exports.page(game, after, limit)
 
     @app.post("/api/tables/{game}/seats", status_code=201, summary="Sit down", responses=_REFUSALS)
     async def sit(
         game: Annotated[int, _GAME], body: NewSeat, request: Request, response: Response
     ) -> dict[str, Any]:
         by = await _seater(hub, request, game)
+        await hub.table(game)  # no such table: 404, counted as nothing
+        quotas.seat(_address(request))
         name, token, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
         if by is None and token is not None:
             _cookie(response, game, "seat", token)
@@ -269,12 +330,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         by = await hub.holder(game, _token(request, game, "host"))
         if by is None or not by.is_host:
             raise ActorError(f"illegal sit of a bot at table {game}: only the table's host seats a bot")
+        quotas.seat(_address(request))
         name, _, seq, events = await hub.join(game, body.name, body.bankroll, by=by, bot=body.policy)
         return {"seat": name, "seq": seq, "events": events}
 
     @app.post("/api/tables/{game}/actions", summary="Act", responses=_REFUSALS)
     async def act(game: Annotated[int, _GAME], body: NewAction, request: Request) -> dict[str, Any]:
-        by = await hub.holder(game, _token(request, game))
+        token = _token(request, game)
+        by = await hub.holder(game, token)
+        if by is not None and token is not None:
+            quotas.action(_seat_key(game, token), f"the seat of {by.player}" if by.player else "the host")
         seq, events = await hub.act(game, body.action, by=by, client=body.id, based_on=body.based_on)
         return {"seq": seq, "events": events}
 

@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 import secrets
+import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -90,6 +91,9 @@ _QUEUE = 256
 _TRIES = 8
 """How often an action is tried again after another server moved its table on (each try catches up)."""
 _POLL = 0.5
+IDLE = 600.0
+"""Seconds after which a table nobody follows here and nobody has asked for is let go from memory (it is
+read again from the record when it is next asked for)."""
 """Seconds between looks at the record's heads, for what other servers wrote (LISTEN/NOTIFY wakes it
 sooner)."""
 _CLIENT = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_REQUEST}}}$")
@@ -179,6 +183,8 @@ class LiveTable:
     """The events, by entry, of the latest actions: what an action sent again is answered with."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
     closed: bool = False
+    used: float = field(default_factory=time.monotonic)
+    """When the table was last asked for (``time.monotonic``): a table idle long enough is let go."""
 
     def __post_init__(self) -> None:
         self.session.money = self.money  # the sums in its refusals, as the table's pages show money
@@ -235,9 +241,10 @@ class LiveTable:
 class Hub:
     """Every table this server has open, over one record."""
 
-    def __init__(self, store: GameStore, *, poll: float = _POLL) -> None:
+    def __init__(self, store: GameStore, *, poll: float = _POLL, idle: float = IDLE) -> None:
         self.store = store
         self.poll = poll
+        self.idle = idle
         self._tables: dict[int, LiveTable] = {}
         self._opening: dict[int, asyncio.Lock] = {}
         self._keys: dict[tuple[int, str], Holder] = {}
@@ -316,15 +323,45 @@ class Hub:
         game that is not a web table."""
         live = self._tables.get(game)
         if live is not None:
+            live.used = time.monotonic()
             return live
         check_game_number(game)
         opening = self._opening.setdefault(game, asyncio.Lock())
         async with opening:
             live = self._tables.get(game)
             if live is None:
-                live = await asyncio.to_thread(self._load, game)
+                try:
+                    live = await asyncio.to_thread(self._load, game)
+                except BaseException:
+                    # No lock is kept for a number that names no table (else each probe of one costs memory).
+                    if self._opening.get(game) is opening and game not in self._tables:
+                        del self._opening[game]
+                    raise
                 self._tables[game] = live
+        live.used = time.monotonic()
         return live
+
+    def loaded(self) -> frozenset[int]:
+        """The tables held in memory now."""
+        return frozenset(self._tables)
+
+    def let_go_idle(self) -> list[int]:
+        """Let go of every table nobody follows here and nobody has asked for in :attr:`idle` seconds (run
+        by the watcher). Nothing is lost: every entry is in the record before anyone is told of it, and the
+        table is read again from there when it is next asked for. The tables let go."""
+        now = time.monotonic()
+        idle = [
+            live
+            for live in self._tables.values()
+            if not live.listeners and not live.lock.locked() and now - live.used > self.idle
+        ]
+        for live in idle:
+            del self._tables[live.game]
+            self._opening.pop(live.game, None)
+        if idle:
+            gone = {live.game for live in idle}
+            self._keys = {key: holder for key, holder in self._keys.items() if key[0] not in gone}
+        return [live.game for live in idle]
 
     @contextlib.asynccontextmanager
     async def locked(self, game: int) -> AsyncIterator[LiveTable]:
@@ -570,6 +607,7 @@ class Hub:
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
                 woken = True
             self._wake.clear()
+            self.let_go_idle()
             dirty, self._dirty = self._dirty, set()
             followed = [game for game, live in self._tables.items() if live.listeners]
             games = [game for game in followed if game in dirty] if woken else followed

@@ -2,13 +2,18 @@
 
 A body over :attr:`Limits.body` bytes is refused with 413 before it is read in full (by its Content-Length,
 or by counting where there is none). Requests are counted per connection and per client address, each in a
-token bucket: a client over its rate gets 429 until its bucket refills. Both answers are the API's one JSON
-form, ``{"error": ...}``. Memory stays bounded: the buckets of the least recently seen clients are dropped.
+token bucket: a client over its rate gets 429 until its bucket refills. What costs the server memory or the
+record entries is counted again, by what it is (:class:`Quotas`): the tables an address sets up an hour,
+the seats it takes, and the actions of each seat (by whoever holds it, so a seat spamming its seed cannot
+fill the record). Every such answer is the API's one JSON form, ``{"error": ...}``, with a ``Retry-After``
+header saying in how many seconds to try again. Memory stays bounded: the buckets of the least recently seen
+clients are dropped.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -17,7 +22,9 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-__all__ = ["Limits", "LimitsMiddleware"]
+from hazard.core.errors import IllegalError
+
+__all__ = ["Limits", "LimitsMiddleware", "Quotas", "Throttled"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -32,13 +39,22 @@ _CLIENTS = 10_000
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one client may send: ``body`` bytes a request; ``rate`` requests a second on one connection,
-    in bursts of ``burst``; and ``address_rate`` a second from one address, over all its connections."""
+    in bursts of ``burst``; and ``address_rate`` a second from one address, over all its connections.
+
+    Then, by what is asked: ``tables_per_hour`` tables set up from one address an hour (all of them at once,
+    at most); ``seats_per_minute`` seats taken from one address a minute (in bursts of
+    ``seats_burst``); and ``seat_rate`` actions a second from one seat, in bursts of ``seat_burst``."""
 
     body: int = 262_144
     rate: float = 20.0
     burst: float = 40.0
     address_rate: float = 100.0
     address_burst: float = 200.0
+    tables_per_hour: float = 30.0
+    seats_per_minute: float = 30.0
+    seats_burst: float = 30.0
+    seat_rate: float = 2.0
+    seat_burst: float = 20.0
 
 
 class _Buckets:
@@ -48,13 +64,54 @@ class _Buckets:
         self._levels: OrderedDict[object, tuple[float, float]] = OrderedDict()
 
     def take(self, key: object, now: float) -> bool:
+        return self.wait(key, now) == 0
+
+    def wait(self, key: object, now: float) -> float:
+        """Take one from ``key``'s bucket: 0 if there was one, else the seconds until there is one."""
         level, then = self._levels.pop(key, (self.burst, now))
         level = min(self.burst, level + (now - then) * self.rate)
         allowed = level >= 1
         self._levels[key] = (level - 1 if allowed else level, now)
         while len(self._levels) > _CLIENTS:
             self._levels.popitem(last=False)
-        return allowed
+        return 0.0 if allowed else (1 - level) / self.rate
+
+
+class Throttled(IllegalError):
+    """Too many of something from one client for now: answered 429, with the seconds to wait."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class Quotas:
+    """The buckets of what costs the server: tables and seats by address, actions by seat."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._tables = _Buckets(limits.tables_per_hour / 3600, limits.tables_per_hour)
+        self._seats = _Buckets(limits.seats_per_minute / 60, limits.seats_burst)
+        self._actions = _Buckets(limits.seat_rate, limits.seat_burst)
+
+    def table(self, address: str) -> None:
+        """Count a table set up from ``address``; :class:`Throttled` past its hourly number."""
+        wait = self._tables.wait(address, time.monotonic())
+        if wait:
+            raise Throttled(
+                f"too many tables set up from {address}: try again in {math.ceil(wait):,} s", wait
+            )
+
+    def seat(self, address: str) -> None:
+        """Count a seat taken from ``address``."""
+        wait = self._seats.wait(address, time.monotonic())
+        if wait:
+            raise Throttled(f"too many seats taken from {address}: try again in {math.ceil(wait):,} s", wait)
+
+    def action(self, seat: object, who: str) -> None:
+        """Count an action of the seat ``seat`` (see ``app._seat_key``), named ``who`` in the refusal."""
+        wait = self._actions.wait(seat, time.monotonic())
+        if wait:
+            raise Throttled(f"too many actions from {who}: slow down, then try again in a moment", wait)
 
 
 class LimitsMiddleware:
@@ -72,8 +129,11 @@ class LimitsMiddleware:
             return
         client = scope.get("client") or ("?", 0)
         now = time.monotonic()
-        if not (self._addresses.take(client[0], now) and self._connections.take(tuple(client), now)):
-            await self._refuse(scope, send, 429, "too many requests: slow down, then try again")
+        wait = self._addresses.wait(client[0], now) or self._connections.wait(tuple(client), now)
+        if wait:
+            await self._refuse(
+                scope, send, 429, "too many requests: slow down, then try again", retry_after=wait
+            )
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -121,21 +181,17 @@ class LimitsMiddleware:
 
         return counted
 
-    async def _refuse(self, scope: Scope, send: Send, status: int, message: str) -> None:
+    async def _refuse(
+        self, scope: Scope, send: Send, status: int, message: str, *, retry_after: float = 0
+    ) -> None:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
             return
         body = json.dumps({"error": message}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if retry_after:
+            headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
