@@ -39,6 +39,7 @@ from hazard.table.fair import (
     note_to_json,
 )
 from hazard.table.money import MoneyStyle
+from hazard.table.provenance import RecordProof, proof_json
 from hazard.table.state import Table, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 
@@ -159,6 +160,9 @@ class ReplayedGame:
     """Tables along the game, from which a correction replays only what comes after it."""
     ledger: Ledger
     """Every hand of the fair dice (none, for other dice)."""
+    proof: RecordProof | None = None
+    """The record's seal of the game (its chain and signatures), where it was loaded from a chained record:
+    exported, so that ``hazard verify`` can recompute it."""
 
     def events_of(self, seq: int) -> list[AnyEvent]:
         """The events entry ``seq`` caused."""
@@ -480,23 +484,30 @@ def game_json(game: ReplayedGame) -> dict[str, Any]:
     Every sum is exact: in the entries' and events' texts too (``3/8``, never a rounded ``0.38``).
     """
     standings = standing(game.entries)
+    proof = game.proof
     entries = []
-    for entry in game.entries:
-        entries.append(
-            {
-                "seq": entry.seq,
-                "at": entry.at,
-                "actor": actor_to_json(entry.actor),
-                "for": game.acting_for.get(entry.seq),
-                "entry": entry_data(entry),
-                "text": entry_text(entry),
-                "standing": standings[entry.seq].value,
-                "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
-            }
-        )
+    for place, entry in enumerate(game.entries):
+        line = {
+            "seq": entry.seq,
+            "at": entry.at,
+            "actor": actor_to_json(entry.actor),
+            "for": game.acting_for.get(entry.seq),
+            "entry": entry_data(entry),
+            "text": entry_text(entry),
+            "standing": standings[entry.seq].value,
+            "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
+        }
+        if proof is not None:  # what the record holds, and seals: hazard verify recomputes the chain over it
+            line["stored"], line["digest"] = proof.stored[place]
+            if entry.seq in proof.signatures:
+                line["signature"] = proof.signatures[entry.seq][2]
+        entries.append(line)
+    chain, signing = (None, None) if proof is None else proof_json(proof)
     return {
         "game": info_json(game.info),
         "entries": entries,
         "hands": hands_json(game),
         "state": table_json(game.table),
+        "chain": chain,
+        "signing": signing,
     }

@@ -229,6 +229,8 @@ class Session:
         hand = None if self.fair is None else self.fair.current
         if hand is None:
             return None
+        if self.secret is not None and commitment(self.secret) == hand.commitment:
+            return self.secret  # the hand this session already holds: nothing to read, nothing to open
         secret = self.store.secret(self.game, hand.number)
         if secret is None or commitment(secret) != hand.commitment:
             raise InvalidError(

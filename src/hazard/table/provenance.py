@@ -1,0 +1,266 @@
+"""Whether an export is the server's record: its hash chain recomputed from the export, its signatures checked.
+
+An export (:func:`hazard.table.game_json` of a game loaded from the record) carries the record's seal:
+
+- ``"chain"``: the setup as the record stores it (every field the setup digest covers), that digest, the
+  number of entries and the head (the last entry's digest), as :mod:`hazard.table.chain` defines them;
+- each entry's ``"stored"`` text (what the record holds, and what its digest covers) and ``"digest"``;
+- each signed reveal's ``"signature"`` (:mod:`hazard.table.signing`), and ``"signing"``: the public key.
+
+:func:`check_provenance` recomputes the chain from the setup to the head, checks that what each entry shows
+is what it stored, and checks every signature against the export's key, or against a key the user pins (the
+key the server publishes at ``GET /api/key``). The export's own key proves only that the export is
+consistent: anyone who rebuilds a record whole can sign it with a key of his own. Only a key compared with
+the server's says that the server signed it.
+
+An export written before the seal (no ``"chain"``) is not refused: its dice can still be checked, and the
+verdict says plainly that nothing shows it is the server's record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from hazard.core.errors import InvalidError, quoted
+from hazard.table.chain import DIGEST_LENGTH, entry_digest, setup_digest
+from hazard.table.signing import check_signature, fingerprint, key_json, public_key_from_text
+
+__all__ = ["Provenance", "RecordProof", "check_provenance", "proof_json"]
+
+_REFEREE = {"kind": "referee"}
+_SAME_AS_SETUP = ("format", "created", "label", "kind", "stakes", "dice", "seed")
+"""The fields of an export's ``"game"`` that are the stored setup's, as they are."""
+
+
+@dataclass(frozen=True)
+class RecordProof:
+    """What the record holds to seal a game, as :meth:`GameStore.load` reads it: the stored setup, its digest,
+    the head, each entry's stored text and digest, and the signature on each signed reveal."""
+
+    setup: Mapping[str, object]
+    setup_digest: str
+    head: str
+    stored: tuple[tuple[str, str], ...]
+    """Each entry's (stored text, digest), in order."""
+    signatures: Mapping[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Reveal entry number -> (hand, public key hex, signature hex)."""
+
+
+def proof_json(proof: RecordProof) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """The export's ``"chain"`` and ``"signing"`` (None where no reveal is signed: the key of its latest
+    signature otherwise)."""
+    chain = {
+        "setup": dict(proof.setup),
+        "setup_digest": proof.setup_digest,
+        "entries": len(proof.stored),
+        "head": proof.head,
+    }
+    if not proof.signatures:
+        return chain, None
+    latest = proof.signatures[max(proof.signatures)]
+    return chain, key_json(bytes.fromhex(latest[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What :func:`check_provenance` found."""
+
+    chained: bool
+    """Whether the export carries the record's chain (an export of an older release does not)."""
+    entries: int = 0
+    head: str = ""
+    signed: tuple[tuple[int, int], ...] = ()
+    """Each signature verified: (hand, reveal entry)."""
+    key: bytes | None = None
+    """The key the signatures were checked against."""
+    pinned: bool = False
+    """Whether that key is one the user gave (else the export's own)."""
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def lines(self) -> list[str]:
+        """What ``hazard verify`` prints of it: one line, and a warning where it proves less than it may
+        seem to."""
+        if not self.chained:
+            return [
+                "warning: this export carries no chain digests and no signatures (written before hazard "
+                "sealed its exports, or stripped of them): the dice are checked against their seeds, but "
+                "nothing shows that it is the server's record rather than one rebuilt whole"
+            ]
+        if self.problem is not None:
+            return []
+        line = (
+            f"record: the setup and {self.entries} entries follow, digest by digest, to the head {self.head}"
+        )
+        if not self.signed:
+            return [
+                line + "; no reveal is signed",
+                "warning: nothing in this export is signed by the server: its chain shows only that it is "
+                "consistent, not that it is the server's record",
+            ]
+        assert self.key is not None
+        whose = "the key you gave" if self.pinned else "the export's own key"
+        reveals = f"{len(self.signed)} reveal{'' if len(self.signed) == 1 else 's'}"
+        line += f"; {reveals} signed, each verified with {whose}, Ed25519 {fingerprint(self.key)}"
+        last = self.signed[-1][1]
+        if last < self.entries:
+            line += (
+                f"; entries {last + 1} to {self.entries} come after the last signed reveal (the server "
+                "signs at each reveal)"
+            )
+        lines = [line]
+        if not self.pinned:
+            lines.append(
+                f"warning: the signatures were checked with the key the export carries, which shows only "
+                f"that the export is consistent: compare its fingerprint {fingerprint(self.key)} with the "
+                "one the server publishes (GET /api/key), or give the server's key with --key"
+            )
+        return lines
+
+
+class _Broken(Exception):
+    """The first thing that does not follow (its message is the problem)."""
+
+
+def check_provenance(data: Mapping[str, Any], pinned: bytes | None = None) -> Provenance:
+    """Recompute an export's chain and check its signatures (module description), against ``pinned`` where
+    it is given (the server's public key, raw), else against the export's own key. Malformed parts are one
+    :class:`InvalidError`; what does not follow is :attr:`Provenance.problem`."""
+    chain = data.get("chain")
+    if chain is None:
+        if pinned is not None:
+            return Provenance(
+                False,
+                problem="the export carries no chain digests and no signatures, so nothing in it is signed "
+                f"by the key you gave ({fingerprint(pinned)})",
+            )
+        return Provenance(False)
+    chain = _mapping(chain, "chain")
+    game = _mapping(data.get("game"), "game")
+    entries = data.get("entries")
+    if not isinstance(entries, list):
+        _invalid("entries", entries, "a JSON list")
+    signing = data.get("signing")
+    key = pinned
+    if signing is not None:
+        own = public_key_from_text(str(_mapping(signing, "signing").get("public_key")), "signing.public_key")
+        key = own if pinned is None else pinned
+    try:
+        head, signed = _follow(chain, game, entries, key, pinned, signing is not None)
+    except _Broken as broken:
+        return Provenance(True, problem=str(broken), key=key, pinned=pinned is not None)
+    return Provenance(True, len(entries), head, tuple(signed), key, pinned is not None)
+
+
+def _follow(
+    chain: Mapping[str, Any],
+    game: Mapping[str, Any],
+    entries: Sequence[Any],
+    key: bytes | None,
+    pinned: bytes | None,
+    has_key: bool,
+) -> tuple[str, list[tuple[int, int]]]:
+    setup = _mapping(chain.get("setup"), "chain.setup")
+    if setup_digest(setup) != _digest(chain.get("setup_digest"), "chain.setup_digest"):
+        raise _Broken("the record's setup does not match its digest (it was changed after it was written)")
+    for name in _SAME_AS_SETUP:
+        if game.get(name) != setup.get(name):
+            raise _Broken(
+                f"the game's {name} {quoted(game.get(name))} is not the one its record's setup holds "
+                f"({quoted(setup.get(name))})"
+            )
+    number = game.get("id")
+    if isinstance(number, bool) or not isinstance(number, int):
+        _invalid("game.id", number, "a whole number")
+    digest = _digest(chain.get("setup_digest"), "chain.setup_digest")
+    signed: list[tuple[int, int]] = []
+    for place, item in enumerate(entries, start=1):
+        where = f"entries[{place - 1}]"
+        line = _mapping(item, where)
+        seq, at, stored = line.get("seq"), line.get("at"), line.get("stored")
+        if seq != place:
+            raise _Broken(f"entry {place} is missing from the chain (found {quoted(seq)} in its place)")
+        if not isinstance(at, str) or not isinstance(stored, str):
+            _invalid(where, "its at or stored", "texts")
+        digest = entry_digest(digest, place, at, stored)
+        if digest != _digest(line.get("digest"), f"{where}.digest"):
+            raise _Broken(
+                f"entry {place} does not follow from the entries before it: its digest is not the one the "
+                "chain gives (it was changed, moved or put in)"
+            )
+        if _shown_form(stored) != (line.get("actor"), line.get("entry")):
+            raise _Broken(
+                f"entry {place}: what the export shows of it is not what the record stored (and sealed)"
+            )
+        shown = _mapping(line.get("entry"), f"{where}.entry")
+        signature = line.get("signature")
+        if shown.get("type") == "reveal":
+            if signature is None:
+                if signed or pinned is not None:
+                    raise _Broken(
+                        f"entry {place}, the reveal of hand {shown.get('hand')}, is not signed"
+                        + (", though the reveals before it are" if signed else " by the key you gave")
+                    )
+                continue
+        elif signature is not None:
+            raise _Broken(f"entry {place} carries a signature, but only a reveal is signed")
+        else:
+            continue
+        if not has_key or key is None:
+            raise _Broken(f"entry {place} carries a signature, but the export names no signing key")
+        hand = shown.get("hand")
+        if isinstance(hand, bool) or not isinstance(hand, int) or not isinstance(signature, str):
+            _invalid(f"{where}.signature", signature, "a signature in hex, on a reveal with its hand")
+        if not check_signature(key, signature, number, hand, place, digest):
+            raise _Broken(
+                f"entry {place}, the reveal of hand {hand}: its signature does not verify with "
+                f"{'the key you gave' if pinned is not None else 'the export’s key'} "
+                f"({fingerprint(key)}): the entry, or the record before it, is not what the server signed"
+            )
+        signed.append((hand, place))
+    if len(entries) != chain.get("entries") or digest != chain.get("head"):
+        raise _Broken(
+            f"the chain ends at entry {len(entries)}, not at the record's head (entry "
+            f"{quoted(chain.get('entries'))}): entries were cut off or added"
+        )
+    if pinned is not None and not signed:
+        raise _Broken(f"no reveal of the export is signed by the key you gave ({fingerprint(pinned)})")
+    return digest, signed
+
+
+def _shown_form(stored: str) -> tuple[object, object]:
+    """The actor and entry an export shows for an entry's stored text (``game.entry_data``)."""
+    try:
+        data = json.loads(stored)
+    except (ValueError, RecursionError):
+        return None, None
+    if isinstance(data, dict) and "actor" in data:
+        rest = {name: value for name, value in data.items() if name != "actor"}
+        if set(rest) == {"correction"} and isinstance(rest["correction"], dict):
+            return data["actor"], {"type": "correction", **rest["correction"]}
+        if len(rest) == 1:
+            return data["actor"], next(iter(rest.values()))
+        return None, None
+    return _REFEREE, data  # an entry of the first format: the referee's, stored as the export shows it
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        _invalid(where, value, "a JSON object")
+    return value
+
+
+def _digest(value: object, where: str) -> str:
+    if not isinstance(value, str) or len(value) != DIGEST_LENGTH:
+        _invalid(where, value, "a digest: 64 lowercase hex digits")
+    return value
+
+
+def _invalid(where: str, value: object, expected: str) -> NoReturn:
+    raise InvalidError(f"invalid game to verify: {where} is {quoted(value)}: expected {expected}")
