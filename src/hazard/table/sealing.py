@@ -136,7 +136,10 @@ def seal_kept_seeds(connection: sa.Connection, table: sa.Table, keys: ServerKeys
     sealer = keys.sealer() if rows else None
     if connection.dialect.name == "sqlite":
         connection.exec_driver_sql("PRAGMA secure_delete = ON")
-    draft = table.to_metadata(sa.MetaData(), name=f"{table.name}_sealing")
+    metadata = sa.MetaData()
+    for referred in table.foreign_keys:  # the table it refers to, so that the copy's key refers to it too
+        referred.column.table.to_metadata(metadata)
+    draft = table.to_metadata(metadata, name=f"{table.name}_sealing")
     draft.create(connection)
     for game, hand, seed in rows:
         assert sealer is not None
