@@ -9,6 +9,7 @@ writer opens them; key files that others may read are refused.
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -18,9 +19,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset
-from hazard.table import Access, Actor, DiceKind, GameKind, GameStore, Session, Sit, commitment, table_paytable
+from hazard.table import (
+    Access,
+    Actor,
+    DiceKind,
+    GameKind,
+    GameStore,
+    Session,
+    Sit,
+    commitment,
+    table_paytable,
+)
 from hazard.table.fair import fair_throw
 from hazard.table.serverkeys import SEALING, ServerKeys
 from hazard.table.state import Need
@@ -85,7 +97,8 @@ def test_a_copy_of_the_database_predicts_no_throw_of_the_hand_in_play(tmp_path: 
     store = GameStore.open(str(db), keys=_keys(tmp_path))
     session = _start(store)
     _mid_hand(session)
-    assert session.secret is not None and session.fair is not None
+    assert session.secret is not None
+    assert session.fair is not None
     live, hand = session.secret, session.fair.current
     assert hand is not None
     copy = tmp_path / "copy.db"
@@ -101,12 +114,12 @@ def test_a_copy_of_the_database_predicts_no_throw_of_the_hand_in_play(tmp_path: 
     assert kept, "the seeds are kept (a resumed game needs them)"
     candidates = []
     for value in kept:
-        for decode in (bytes.fromhex, base64.b64decode, base64.urlsafe_b64decode, str.encode):
-            try:
-                candidates.append(decode(value if decode is not bytes.fromhex else value[-64:]))
-            except ValueError:
-                pass
-        candidates.extend(value.encode()[i : i + 32] for i in range(0, max(1, len(value) - 31)))
+        for part in (value, *value.split(":")):
+            for decode in (bytes.fromhex, base64.b64decode, base64.urlsafe_b64decode, str.encode):
+                with contextlib.suppress(ValueError):
+                    decoded = decode(part)
+                    # every 32-byte window of it: a seed hidden inside a longer value is found too
+                    candidates.extend(decoded[i : i + 32] for i in range(max(1, len(decoded) - 31)))
     assert all(commitment(c) != hand.commitment for c in candidates)
     assert live not in candidates
     # The attack itself, as it predicted 296/296 throws before: a candidate that gives the hand's throws.
@@ -135,9 +148,12 @@ def test_the_same_record_under_another_key_is_refused_and_under_its_own_resumes_
     own = GameStore.open(str(db), keys=_keys(tmp_path))
     resumed = Session.resume(own, session.game, kind=GameKind.PLAY)
     assert resumed.secret == session.secret
-    assert resumed.table == session.table and resumed.fair == session.fair
+    assert resumed.table == session.table
+    assert resumed.fair == session.fair
     hand = session.fair.current if session.fair else None
-    assert hand is not None and hand.client_seed is not None and session.secret is not None
+    assert hand is not None
+    assert hand.client_seed is not None
+    assert session.secret is not None
     expected = fair_throw(session.secret, hand.client_seed, len(hand.throws))
     _throw(resumed)
     assert resumed.entries[-1].item == expected  # the throw the game would have made had it never stopped
@@ -175,7 +191,8 @@ def test_a_sealed_seed_moved_to_another_hand_does_not_open(tmp_path: Path) -> No
     store = GameStore.open(str(db), keys=_keys(tmp_path))
     session = _start(store)
     _mid_hand(session)
-    assert session.fair is not None and session.fair.current is not None
+    assert session.fair is not None
+    assert session.fair.current is not None
     number = session.fair.current.number
     with sqlite3.connect(db) as connection:
         connection.execute(
@@ -208,7 +225,8 @@ def test_a_record_of_the_release_before_sealing_resumes_and_is_sealed_when_a_wri
         _throw(session)
         if session.fair is not None and session.fair.revealed and session.fair.revealed.number == number:
             break
-    assert session.fair is not None and session.fair.revealed is not None
+    assert session.fair is not None
+    assert session.fair.revealed is not None
     assert session.fair.revealed.server_seed == CLEAR_LIVE_SEED
     store.close()
 
@@ -243,7 +261,9 @@ def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(tmp
         writer = GameStore.open(url, keys=_keys(tmp_path))
         with engine.connect() as connection:
             kept = connection.exec_driver_sql("SELECT seed FROM hazard_secrets").scalars().all()
-        assert len(kept) == 1 and kept[0].startswith("hz1:") and session.secret.hex() not in kept[0]
+        assert len(kept) == 1
+        assert kept[0].startswith("hz1:")
+        assert session.secret.hex() not in kept[0]
         assert Session.resume(writer, session.game, kind=GameKind.PLAY).secret == session.secret
         writer.close()
         engine.dispose()

@@ -1,4 +1,4 @@
-"""Whether an export is the server's record: its hash chain recomputed from the export, its signatures checked.
+"""Whether an export is the server's record: its hash chain recomputed from it, its signatures checked.
 
 An export (:func:`hazard.table.game_json` of a game loaded from the record) carries the record's seal:
 
@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 from hazard.core.errors import InvalidError, quoted
 from hazard.table.chain import DIGEST_LENGTH, entry_digest, setup_digest
-from hazard.table.signing import check_signature, fingerprint, key_json, public_key_from_text
+from hazard.table.signing import check_signature, fingerprint, key_json, public_key_from_text, reveal_message
 
 __all__ = ["Provenance", "RecordProof", "check_provenance", "proof_json"]
 
@@ -152,22 +152,62 @@ def check_provenance(data: Mapping[str, Any], pinned: bytes | None = None) -> Pr
         own = public_key_from_text(str(_mapping(signing, "signing").get("public_key")), "signing.public_key")
         key = own if pinned is None else pinned
     try:
-        head, signed = _follow(chain, game, entries, key, pinned, signing is not None)
+        head, signed = _follow(chain, game, entries, _Key(key, pinned is not None))
     except _Broken as broken:
         return Provenance(True, problem=str(broken), key=key, pinned=pinned is not None)
     return Provenance(True, len(entries), head, tuple(signed), key, pinned is not None)
 
 
 def _follow(
-    chain: Mapping[str, Any],
-    game: Mapping[str, Any],
-    entries: Sequence[Any],
-    key: bytes | None,
-    pinned: bytes | None,
-    has_key: bool,
+    chain: Mapping[str, Any], game: Mapping[str, Any], entries: Sequence[Any], key: _Key
 ) -> tuple[str, list[tuple[int, int]]]:
+    """Recompute the chain from the setup over every entry to the head, checking signatures on the way: the
+    head, and each (hand, entry) signed; :class:`_Broken` at the first thing that does not follow."""
+    digest = _check_setup(chain, game)
+    number = game.get("id")
+    if isinstance(number, bool) or not isinstance(number, int):
+        _invalid("game.id", number, "a whole number")
+    signed: list[tuple[int, int]] = []
+    for place, item in enumerate(entries, start=1):
+        line = _mapping(item, f"entries[{place - 1}]")
+        digest = _check_entry(line, place, digest)
+        shown = _mapping(line.get("entry"), f"entries[{place - 1}].entry")
+        hand = _check_signature(
+            line, shown, place, game=number, digest=digest, key=key, signed_before=bool(signed)
+        )
+        if hand is not None:
+            signed.append((hand, place))
+    if len(entries) != chain.get("entries") or digest != chain.get("head"):
+        raise _Broken(
+            f"the chain ends at entry {len(entries)}, not at the record's head (entry "
+            f"{quoted(chain.get('entries'))}): entries were cut off or added"
+        )
+    if key.pinned and not signed:
+        raise _Broken(f"no reveal of the export is signed by the key you gave ({key.shown})")
+    return digest, signed
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """The key the signatures are checked against, and whose it is."""
+
+    raw: bytes | None
+    pinned: bool
+
+    @property
+    def shown(self) -> str:
+        return "no key" if self.raw is None else fingerprint(self.raw)
+
+    @property
+    def whose(self) -> str:
+        return "the key you gave" if self.pinned else "the export's key"
+
+
+def _check_setup(chain: Mapping[str, Any], game: Mapping[str, Any]) -> str:
+    """The setup digest, once the stored setup matches it and the export's game agrees with the setup."""
     setup = _mapping(chain.get("setup"), "chain.setup")
-    if setup_digest(setup) != _digest(chain.get("setup_digest"), "chain.setup_digest"):
+    digest = _digest(chain.get("setup_digest"), "chain.setup_digest")
+    if setup_digest(setup) != digest:
         raise _Broken("the record's setup does not match its digest (it was changed after it was written)")
     for name in _SAME_AS_SETUP:
         if game.get(name) != setup.get(name):
@@ -175,63 +215,66 @@ def _follow(
                 f"the game's {name} {quoted(game.get(name))} is not the one its record's setup holds "
                 f"({quoted(setup.get(name))})"
             )
-    number = game.get("id")
-    if isinstance(number, bool) or not isinstance(number, int):
-        _invalid("game.id", number, "a whole number")
-    digest = _digest(chain.get("setup_digest"), "chain.setup_digest")
-    signed: list[tuple[int, int]] = []
-    for place, item in enumerate(entries, start=1):
-        where = f"entries[{place - 1}]"
-        line = _mapping(item, where)
-        seq, at, stored = line.get("seq"), line.get("at"), line.get("stored")
-        if seq != place:
-            raise _Broken(f"entry {place} is missing from the chain (found {quoted(seq)} in its place)")
-        if not isinstance(at, str) or not isinstance(stored, str):
-            _invalid(where, "its at or stored", "texts")
-        digest = entry_digest(digest, place, at, stored)
-        if digest != _digest(line.get("digest"), f"{where}.digest"):
-            raise _Broken(
-                f"entry {place} does not follow from the entries before it: its digest is not the one the "
-                "chain gives (it was changed, moved or put in)"
-            )
-        if _shown_form(stored) != (line.get("actor"), line.get("entry")):
-            raise _Broken(
-                f"entry {place}: what the export shows of it is not what the record stored (and sealed)"
-            )
-        shown = _mapping(line.get("entry"), f"{where}.entry")
-        signature = line.get("signature")
-        if shown.get("type") == "reveal":
-            if signature is None:
-                if signed or pinned is not None:
-                    raise _Broken(
-                        f"entry {place}, the reveal of hand {shown.get('hand')}, is not signed"
-                        + (", though the reveals before it are" if signed else " by the key you gave")
-                    )
-                continue
-        elif signature is not None:
-            raise _Broken(f"entry {place} carries a signature, but only a reveal is signed")
-        else:
-            continue
-        if not has_key or key is None:
-            raise _Broken(f"entry {place} carries a signature, but the export names no signing key")
-        hand = shown.get("hand")
-        if isinstance(hand, bool) or not isinstance(hand, int) or not isinstance(signature, str):
-            _invalid(f"{where}.signature", signature, "a signature in hex, on a reveal with its hand")
-        if not check_signature(key, signature, number, hand, place, digest):
-            raise _Broken(
-                f"entry {place}, the reveal of hand {hand}: its signature does not verify with "
-                f"{'the key you gave' if pinned is not None else 'the export’s key'} "
-                f"({fingerprint(key)}): the entry, or the record before it, is not what the server signed"
-            )
-        signed.append((hand, place))
-    if len(entries) != chain.get("entries") or digest != chain.get("head"):
+    return digest
+
+
+def _check_entry(line: Mapping[str, Any], place: int, before: str) -> str:
+    """Entry ``place``'s digest, once it follows from ``before`` and the entry shows what it stored."""
+    seq, at, stored = line.get("seq"), line.get("at"), line.get("stored")
+    if seq != place:
+        raise _Broken(f"entry {place} is missing from the chain (found {quoted(seq)} in its place)")
+    if not isinstance(at, str) or not isinstance(stored, str):
+        _invalid(f"entries[{place - 1}]", {"at": at, "stored": stored}, "texts")
+    digest = entry_digest(before, place, at, stored)
+    if digest != _digest(line.get("digest"), f"entries[{place - 1}].digest"):
         raise _Broken(
-            f"the chain ends at entry {len(entries)}, not at the record's head (entry "
-            f"{quoted(chain.get('entries'))}): entries were cut off or added"
+            f"entry {place} does not follow from the entries before it: its digest is not the one the chain "
+            "gives (it was changed, moved or put in)"
         )
-    if pinned is not None and not signed:
-        raise _Broken(f"no reveal of the export is signed by the key you gave ({fingerprint(pinned)})")
-    return digest, signed
+    if _shown_form(stored) != (line.get("actor"), line.get("entry")):
+        raise _Broken(
+            f"entry {place}: what the export shows of it is not what the record stored (and sealed)"
+        )
+    return digest
+
+
+def _check_signature(
+    line: Mapping[str, Any],
+    shown: Mapping[str, Any],
+    place: int,
+    *,
+    game: int,
+    digest: str,
+    key: _Key,
+    signed_before: bool,
+) -> int | None:
+    """The hand whose reveal entry ``place`` is, where its signature verifies; None for an entry that is
+    not a reveal, or a reveal left unsigned where that is allowed (before any signed one, with no key
+    pinned: a record of an older release)."""
+    signature = line.get("signature")
+    is_reveal = shown.get("type") == "reveal"
+    if not is_reveal:
+        if signature is not None:
+            raise _Broken(f"entry {place} carries a signature, but only a reveal is signed")
+        return None
+    hand = shown.get("hand")
+    if signature is None:
+        if signed_before or key.pinned:
+            why = ", though the reveals before it are" if signed_before else " by the key you gave"
+            raise _Broken(f"entry {place}, the reveal of hand {hand}, is not signed{why}")
+        return None
+    if key.raw is None:
+        raise _Broken(f"entry {place} carries a signature, but the export names no signing key")
+    if isinstance(hand, bool) or not isinstance(hand, int) or not isinstance(signature, str):
+        _invalid(
+            f"entries[{place - 1}].signature", signature, "a signature in hex, on a reveal with its hand"
+        )
+    if not check_signature(key.raw, signature, reveal_message(game, hand, place, digest)):
+        raise _Broken(
+            f"entry {place}, the reveal of hand {hand}: its signature does not verify with {key.whose} "
+            f"({key.shown}): the entry, or the record before it, is not what the server signed"
+        )
+    return hand
 
 
 def _shown_form(stored: str) -> tuple[object, object]:

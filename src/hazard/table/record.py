@@ -144,8 +144,8 @@ class _Schema:
     AES-GCM under a key the database never holds), and never exported: a hand's seed is shown only by the
     entry that reveals it when the hand ends."""
     signatures: sa.Table
-    """The server's signature on each reveal entry (:mod:`hazard.table.signing`), written with the entry: public,
-    so every process serving the record serves it, and exported with the reveal."""
+    """The server's signature on each reveal entry (:mod:`hazard.table.signing`), written with the entry:
+    public, so every process serving the record serves it, and exported with the reveal."""
     seats: sa.Table
     """Who holds which key to a game played from afar: the SHA-256 of each seat's or host's token (never the
     token itself), written with the entry that seats the player, and never exported."""
@@ -527,7 +527,9 @@ class GameStore:
                     schema.add_entry, {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
                 )
                 if sealed is not None:
-                    connection.execute(schema.secrets.insert().values(game=game, hand=sealed[0], seed=sealed[1]))
+                    connection.execute(
+                        schema.secrets.insert().values(game=game, hand=sealed[0], seed=sealed[1])
+                    )
                 if signed is not None:
                     connection.execute(schema.signatures.insert().values(game=game, seq=seq, **signed))
                 if key is not None:
@@ -546,7 +548,8 @@ class GameStore:
     def secret(self, game: int, hand: int) -> bytes | None:
         """The server seed of a fair hand, kept sealed since its commitment, opened (None if the record has
         none): for the session that throws its dice, and nothing that shows a game. A seed sealed with
-        another key than this process's is refused, saying so; a legacy seed kept in clear is read as it is."""
+        another key than this process's is refused, saying so; a legacy seed kept in clear is read as it
+        is."""
         import sqlalchemy as sa
 
         secrets = _schema().secrets

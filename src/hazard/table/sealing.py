@@ -145,6 +145,8 @@ def seal_kept_seeds(connection: sa.Connection, table: sa.Table, keys: ServerKeys
         assert sealer is not None
         opened = open_kept_seed(keys, int(game), int(hand), seed)
         if opened is not None:  # a lost seed stays lost: the game says so when resumed
-            connection.execute(draft.insert().values(game=game, hand=hand, seed=sealer.seal(game, hand, opened)))
+            connection.execute(
+                draft.insert().values(game=game, hand=hand, seed=sealer.seal(game, hand, opened))
+            )
     connection.exec_driver_sql(f"DROP TABLE {table.name}")
     connection.exec_driver_sql(f"ALTER TABLE {draft.name} RENAME TO {table.name}")

@@ -61,7 +61,9 @@ def key_from_text(text: str, where: str) -> bytes:
         if len(text) == 2 * KEY_BYTES and all(c in "0123456789abcdefABCDEF" for c in text):
             raw = bytes.fromhex(text)
         else:
-            raw = base64.b64decode(text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4), validate=True)
+            raw = base64.b64decode(
+                text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4), validate=True
+            )
     except (binascii.Error, ValueError):
         raw = b""
     if len(raw) != KEY_BYTES:
@@ -143,8 +145,8 @@ class ServerKeys:
             return _read_key_file(path, name) if path.exists() else _make_key_file(path, name)
         except OSError as error:
             raise InvalidError(
-                f"cannot read or make the {name.what} file {str(path)!r}: {error.strerror or error}; give the "
-                f"key in {name.variable} (32 bytes in base64), or another folder in {FOLDER_VARIABLE}"
+                f"cannot read or make the {name.what} file {str(path)!r}: {error.strerror or error}; give "
+                f"the key in {name.variable} (32 bytes in base64), or another folder in {FOLDER_VARIABLE}"
             ) from None
 
 

@@ -13,8 +13,8 @@ its chain recomputed, fails without the server's private key.
 
 >>> signer = RevealSigner(bytes(32))
 >>> signature = signer.sign(1, 2, 9, "ab" * 32)
->>> check_signature(signer.public_key, signature, 1, 2, 9, "ab" * 32), check_signature(
-...     signer.public_key, signature, 1, 3, 9, "ab" * 32)
+>>> good, moved = reveal_message(1, 2, 9, "ab" * 32), reveal_message(1, 3, 9, "ab" * 32)
+>>> check_signature(signer.public_key, signature, good), check_signature(signer.public_key, signature, moved)
 (True, False)
 """
 
@@ -81,8 +81,8 @@ class RevealSigner:
         return self._key.sign(reveal_message(game, hand, seq, digest)).hex()
 
 
-def check_signature(public_key: bytes, signature: str, game: int, hand: int, seq: int, digest: str) -> bool:
-    """Whether ``signature`` (hex) is ``public_key``'s over that reveal."""
+def check_signature(public_key: bytes, signature: str, message: bytes) -> bool:
+    """Whether ``signature`` (hex) is ``public_key``'s over ``message`` (:func:`reveal_message`)."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -90,7 +90,7 @@ def check_signature(public_key: bytes, signature: str, game: int, hand: int, seq
         raw = bytes.fromhex(signature)
         if len(raw) != SIGNATURE_BYTES:
             return False
-        Ed25519PublicKey.from_public_bytes(public_key).verify(raw, reveal_message(game, hand, seq, digest))
+        Ed25519PublicKey.from_public_bytes(public_key).verify(raw, message)
     except (InvalidSignature, ValueError):
         return False
     return True
