@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.commandline import run
+
 from hazard.core.rulesets import find_ruleset
 from hazard.table import Actor, DiceKind, GameStore, Session, Sit, game_json, table_paytable
 from hazard.table.chain import entry_digest, setup_digest
@@ -24,7 +26,6 @@ from hazard.table.provenance import check_provenance
 from hazard.table.serverkeys import ServerKeys
 from hazard.table.signing import RevealSigner, reveal_message
 from hazard.table.state import Need
-from tests.commandline import run
 
 
 def _played(tmp_path: Path, hands: int = 3) -> tuple[dict[str, Any], bytes]:
@@ -97,7 +98,7 @@ def test_a_whole_export_carries_its_chain_and_every_reveal_signed(tmp_path: Path
 
 
 def test_an_export_rebuilt_whole_without_the_servers_key_fails_on_its_signatures(tmp_path: Path) -> None:
-    data, public = _played(tmp_path)
+    data, _public = _played(tmp_path)
     _change_throw(data)
     _reseal(data)
     found = check_provenance(data)
@@ -224,3 +225,47 @@ def test_a_key_that_is_none_is_one_error_line(capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "verify", str(path), "--key", str(tmp_path / "no-such-file"))
     assert code == 2
     assert "no-such-file" in err
+
+
+# --- the reference verifier of docs/fairness.md, on the same exports ---------------------------------------
+
+
+def test_the_reference_verifier_checks_the_chain_and_the_signatures(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.test_cli_verify import _reference_source
+
+    script = tmp_path / "verify_fair.py"
+    script.write_text(_reference_source(), encoding="utf-8")
+
+    def reference(data: dict[str, Any], *key: str) -> tuple[int, str]:
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, str(script), str(path), *key],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        return done.returncode, done.stdout + done.stderr
+
+    whole, public = _played(tmp_path)
+    code, out = reference(whole)
+    assert code == 0, out
+    assert f"record: chain verified; {len(_reveals(whole))} reveals signed by {public.hex()}" in out
+    assert reference(whole, RevealSigner(bytes(32)).public_key.hex())[0] == 1  # not the server's key
+    rebuilt = copy.deepcopy(whole)
+    _change_throw(rebuilt)
+    _reseal(rebuilt)
+    assert reference(rebuilt) == (1, reference(rebuilt)[1])
+    assert "its signature is not the key's" in reference(rebuilt)[1]
+    changed = copy.deepcopy(whole)
+    _change_throw(changed)
+    assert "does not follow from the entries before it" in reference(changed)[1]
+    moved = copy.deepcopy(whole)
+    first, second = _reveals(moved)[:2]
+    first["signature"], second["signature"] = second["signature"], first["signature"]
+    assert reference(moved)[0] == 1

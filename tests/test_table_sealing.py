@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset
 from hazard.table import (
@@ -271,3 +272,28 @@ def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(tmp
         with admin.begin() as connection:
             connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
         admin.dispose()
+
+
+def test_a_process_that_cannot_open_the_next_hands_seed_never_throws_with_the_last_ones(
+    tmp_path: Path,
+) -> None:
+    """Two writers of one record whose keys differ (a misconfigured second server): the one that cannot open
+    the new hand's seed refuses to throw, rather than throwing with the seed of the hand before."""
+    db = tmp_path / "games.db"
+    store = GameStore.open(str(db), keys=_keys(tmp_path))
+    session = _start(store)
+    _mid_hand(session, hand=1, throws=1)
+    other = GameStore.open(str(db), keys=_keys(tmp_path))
+    follower = Session.resume(other, session.game, kind=GameKind.PLAY)
+    other.keys = _keys(tmp_path, "another-key")  # from now on it holds another key than the record's
+    _mid_hand(session, hand=2, throws=0)  # the first writer reveals hand 1 and commits hand 2
+    with pytest.raises(InvalidError, match="sealed with another key"):
+        follower.catch_up()
+    def throws() -> int:
+        return sum(isinstance(entry.item, Roll) for entry in store.load(session.game).entries)
+
+    before = throws()
+    for _ in range(2):
+        with pytest.raises(InvalidError, match="sealed with another key"):
+            _throw(follower)
+    assert throws() == before  # nothing thrown with hand 1's seed
