@@ -289,6 +289,7 @@ def test_a_process_that_cannot_open_the_next_hands_seed_never_throws_with_the_la
     _mid_hand(session, hand=2, throws=0)  # the first writer reveals hand 1 and commits hand 2
     with pytest.raises(InvalidError, match="sealed with another key"):
         follower.catch_up()
+
     def throws() -> int:
         return sum(isinstance(entry.item, Roll) for entry in store.load(session.game).entries)
 
