@@ -924,3 +924,31 @@ def test_a_method_a_path_does_not_take_is_405_naming_every_method_it_does(client
     refused(answer, 405, "Method Not Allowed")
     assert answer.headers["allow"] == "GET, POST"
     assert client.request("PUT", "/api/tables/1/record").headers["allow"] == "GET"
+
+
+def test_the_servers_public_key_is_published_and_signs_every_reveal_of_its_tables(db: str) -> None:
+    """Issue 19, finding 11: GET /api/key, and the table's record verifies against that key."""
+    from hazard.table.provenance import check_provenance
+    from hazard.table.signing import fingerprint
+
+    limits = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
+    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
+        key = client.get("/api/key").json()
+        assert set(key) == {"algorithm", "public_key", "public_key_base64", "fingerprint"}
+        assert key["algorithm"] == "Ed25519"
+        public = bytes.fromhex(key["public_key"])
+        assert key["fingerprint"] == fingerprint(public)
+        table = Table(client)
+        table.join("Ann")
+        table.join("Bob")
+        first = table.state()["state"]["turn"]["caster"]
+        for _ in range(2000):  # until the dice pass: the hand ends and its seed is revealed
+            turn = table.state()["state"]["turn"]
+            if turn["caster"] != first:
+                break
+            table.ok(turn["caster"], "throw" if turn["need"] == "throw" else "call 7")
+        record = client.get(f"/api/tables/{table.id}/record").json()
+    assert record["signing"]["public_key"] == key["public_key"]
+    found = check_provenance(record, public)
+    assert found.ok, found.problem
+    assert found.signed

@@ -1,7 +1,9 @@
 """``hazard verify GAME|FILE``: check a game of fair dice, from the record or from an exported JSON file.
 
-Each hand's line (its commitment, whether its server seed is revealed, its client seed, its throws), then the
-verdict: ``all N throws of M hands verified`` and exit status 0, or the first hand or throw that does not
+Each hand's line (its commitment, whether its server seed is revealed, its client seed, its throws), the
+record's seal (its hash chain recomputed from the export, each reveal's signature checked: against the
+export's own key, or the server's key given with ``--key``), then the verdict: ``all N throws of M hands
+verified`` and exit status 0, or the first hand, throw or entry that does not
 match and exit status 1. Input that cannot be verified at all (no such game or file, a file that is not an
 export, a game whose dice are not fair) is one ``error:`` line and exit status 2, as everywhere.
 """
@@ -18,8 +20,13 @@ from hazard.cli.record import DbOption, game_number, open_to_read
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.files import read_text_file
 from hazard.table import game_json, verify_game
+from hazard.table.provenance import check_provenance
+from hazard.table.signing import public_key_from_text
 
-__all__ = ["MAX_EXPORT_BYTES", "read_export", "verify"]
+__all__ = ["MAX_EXPORT_BYTES", "pinned_key", "read_export", "verify"]
+
+MAX_KEY_FILE = 4096
+"""The largest file ``--key`` reads (a PEM public key is about 113 bytes)."""
 
 MAX_EXPORT_BYTES = 64 << 20
 """The largest export file read: 64 MiB, a game of some hundred thousand entries (each about 400 bytes)."""
@@ -42,6 +49,19 @@ def read_export(path: str) -> Any:
         ) from None
 
 
+def pinned_key(text: str) -> bytes:
+    """The server's public key as ``--key`` gives it: 64 hex digits, base64, or a file holding either or a
+    PEM public key (a URL is not fetched: give the key itself, as the server shows it at ``/api/key``)."""
+    try:
+        return public_key_from_text(text, "--key")
+    except InvalidError:
+        if text.strip().startswith("-----BEGIN") or len(text.strip()) in (43, 44, 64):
+            raise
+    return public_key_from_text(
+        read_text_file(text, "public key", limit=MAX_KEY_FILE), f"the file {quoted(text)}"
+    )
+
+
 def _game(number: int, db: str | None) -> dict[str, Any]:
     store = open_to_read(db)
     try:
@@ -62,11 +82,23 @@ def verify(
         ),
     ],
     db: DbOption = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            metavar="PUBLIC_KEY",
+            help="The server's public key (hex or base64, as GET /api/key shows it, or a file holding it): "
+            "every reveal must be signed by it. Without it the signatures are checked against the export's "
+            "own key, which shows only that the export is consistent.",
+        ),
+    ] = None,
 ) -> None:
-    """Check a game of fair dice: each hand's seed against its commitment, each throw recomputed.
+    """Check a game of fair dice: each hand's seed against its commitment, each throw recomputed, the
+    record's hash chain recomputed and each reveal's signature checked.
 
     Exit status 0: all verified; 1: something does not match (the last line says what); 2: nothing to check.
     """
+    pinned = None if key is None else pinned_key(key)
     # Digits name a game, anything else a file: a file named only by digits is given as ./123.
     if game.isascii() and game.strip().isdigit():
         data: Any = _game(game_number(game), db)
@@ -78,9 +110,13 @@ def verify(
             f"invalid export file {quoted(game)}: expected a JSON object, not {type(data).__name__}"
         )
     result = verify_game(data)
+    seal = check_provenance(data, pinned)
     for hand in result.checked:
         print(hand.line())
-    if result.problem is not None:
-        print(f"not verified: {result.problem}")
+    for line in seal.lines():
+        print(line)
+    problem = seal.problem or result.problem  # a record that is not the server's, first: nothing else counts
+    if problem is not None:
+        print(f"not verified: {problem}")
         raise SystemExit(1)
     print(result.text())

@@ -39,6 +39,7 @@ from hazard.table.fair import (
     note_to_json,
 )
 from hazard.table.money import MoneyStyle
+from hazard.table.provenance import RecordProof, proof_json
 from hazard.table.state import Table, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 
@@ -159,6 +160,9 @@ class ReplayedGame:
     """Tables along the game, from which a correction replays only what comes after it."""
     ledger: Ledger
     """Every hand of the fair dice (none, for other dice)."""
+    proof: RecordProof | None = None
+    """The record's seal of the game (its chain and signatures), where it was loaded from a chained record:
+    exported, so that ``hazard verify`` can recompute it."""
 
     def events_of(self, seq: int) -> list[AnyEvent]:
         """The events entry ``seq`` caused."""
@@ -500,18 +504,22 @@ def game_json(game: ReplayedGame, *, entries: bool = True) -> dict[str, Any]:
     (:func:`export_entry_json`) as it goes.
     """
     standings = standing(game.entries) if entries else {}
+    chain, signing = (None, None) if game.proof is None else proof_json(game.proof)
     return {
         "game": info_json(game.info),
         "entries": [export_entry_json(game, entry, standings) for entry in game.entries] if entries else [],
         "hands": hands_json(game),
         "state": table_json(game.table),
+        "chain": chain,
+        "signing": signing,
     }
 
 
 def export_entry_json(game: ReplayedGame, entry: Entry, standings: Mapping[int, Standing]) -> dict[str, Any]:
     """One entry of :func:`game_json`: its number, time, actor, whose action it was, its data and text, its
-    standing (``standings``: :func:`standing` of the game's entries) and its events."""
-    return {
+    standing (``standings``: :func:`standing` of the game's entries) and its events; from a chained record,
+    also what the record stores of it, its digest and any signature."""
+    line: dict[str, Any] = {
         "seq": entry.seq,
         "at": entry.at,
         "actor": actor_to_json(entry.actor),
@@ -521,3 +529,9 @@ def export_entry_json(game: ReplayedGame, entry: Entry, standings: Mapping[int, 
         "standing": standings[entry.seq].value,
         "events": [event_text(event, MoneyStyle.EXACT) for event in game.events_of(entry.seq)],
     }
+    proof = game.proof
+    if proof is not None:  # what the record holds, and seals: hazard verify recomputes the chain over it
+        line["stored"], line["digest"] = proof.stored[entry.seq - 1]  # entries are numbered from 1, no gap
+        if entry.seq in proof.signatures:
+            line["signature"] = proof.signatures[entry.seq][2]
+    return line

@@ -24,6 +24,7 @@ time it is opened for writing.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 import os
@@ -45,7 +46,7 @@ from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_f
 from hazard.table.actions import Actor, TableAction
 from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.dice import DiceKind
-from hazard.table.fair import FairNote
+from hazard.table.fair import FairNote, Revealed
 from hazard.table.game import (
     FORMAT,
     FORMATS,
@@ -57,7 +58,12 @@ from hazard.table.game import (
     entry_from_json,
     entry_to_json,
     replay,
+    replayed_further,
 )
+from hazard.table.provenance import RecordProof
+from hazard.table.sealing import open_kept_seed, seal_kept_seeds
+from hazard.table.serverkeys import ServerKeys
+from hazard.table.signing import RevealSigner
 from hazard.table.sqlite_file import Recovery, recover, sqlite_or_empty
 
 __all__ = [
@@ -140,8 +146,12 @@ class _Schema:
     games: sa.Table
     entries: sa.Table
     secrets: sa.Table
-    """The fair dice's server seeds, each kept here from its commitment, and never exported: a hand's seed is
-    shown only by the entry that reveals it when the hand ends."""
+    """The fair dice's server seeds, each kept here from its commitment, sealed (:mod:`hazard.table.sealing`:
+    AES-GCM under a key the database never holds), and never exported: a hand's seed is shown only by the
+    entry that reveals it when the hand ends."""
+    signatures: sa.Table
+    """The server's signature on each reveal entry (:mod:`hazard.table.signing`), written with the entry:
+    public, so every process serving the record serves it, and exported with the reveal."""
     seats: sa.Table
     """Who holds which key to a game played from afar: the SHA-256 of each seat's or host's token (never the
     token itself), written with the entry that seats the player, and never exported."""
@@ -197,7 +207,16 @@ def _schema() -> _Schema:
         metadata,
         sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
         sa.Column("hand", sa.Integer, primary_key=True),
-        sa.Column("seed", sa.String(64), nullable=False),
+        sa.Column("seed", sa.Text, nullable=False),  # sealed; a release before sealing kept 64 hex digits
+    )
+    signatures = sa.Table(
+        "hazard_signatures",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("hand", sa.Integer, nullable=False),
+        sa.Column("public_key", sa.String(64), nullable=False),
+        sa.Column("signature", sa.String(128), nullable=False),
     )
     seats = sa.Table(
         "hazard_seats",
@@ -235,6 +254,7 @@ def _schema() -> _Schema:
         games,
         entries,
         secrets,
+        signatures,
         seats,
         requests,
         closed,
@@ -332,24 +352,36 @@ class GameStore:
     """Games in a database. Open with :meth:`open`; every write is committed before it returns (or, inside a
     :meth:`batch`, when the batch ends)."""
 
-    def __init__(self, engine: sa.Engine, url: str, layout: _Layout, access: Access) -> None:
+    def __init__(
+        self, engine: sa.Engine, url: str, layout: _Layout, access: Access, keys: ServerKeys | None = None
+    ) -> None:
         self._engine = engine
         self._layout = layout
         self._access = access
         self.url = url
         self.recovery: Recovery | None = None
         """A killed writer's journal that opening to read rolled back (:mod:`hazard.table.sqlite_file`)."""
+        self.keys = keys or ServerKeys.from_environment()
+        """Where this process's seed-sealing and reveal-signing keys come from (never the database)."""
         self._batches = threading.local()
         """The transaction of this thread's :meth:`batch`, while one is open."""
 
     @classmethod
     def open(
-        cls, url: str | None = None, *, access: Access = Access.CREATE, in_memory: bool = False
+        cls,
+        url: str | None = None,
+        *,
+        access: Access = Access.CREATE,
+        in_memory: bool = False,
+        keys: ServerKeys | None = None,
     ) -> GameStore:
         """Open the record at ``url``: an SQLAlchemy URL or an SQLite path (default: the user's data folder),
         for ``access``. An in-memory database (``sqlite://``) keeps nothing once closed, so it is refused
-        unless ``in_memory`` says that is what is meant (in tests and notebooks).
+        unless ``in_memory`` says that is what is meant (in tests and notebooks). ``keys`` say where the
+        seed-sealing and reveal-signing keys are (default: :meth:`ServerKeys.from_environment`); a writer
+        seals, as it opens, any seed a release before sealing kept in clear.
         """
+        keys = keys or ServerKeys.from_environment()
         import sqlalchemy as sa
         from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
@@ -378,6 +410,7 @@ class GameStore:
                         _seal(connection)
                     # every table not there yet (a record made before the fair dice has no secrets)
                     _schema().metadata.create_all(connection)
+                    seal_kept_seeds(connection, _schema().secrets, keys)
                     layout = _Layout.CHAINED
             opened = True
         except HazardError as error:
@@ -389,7 +422,7 @@ class GameStore:
         finally:
             if recovery is not None and not opened:
                 recovery.close()
-        store = cls(engine, url, layout, access)
+        store = cls(engine, url, layout, access, keys)
         store.recovery = recovery
         return store
 
@@ -438,6 +471,7 @@ class GameStore:
         head = setup_digest(row)
         written = 0
         schema = _schema()
+        sealer = self.keys.sealer() if secrets else None  # read before the transaction: it may be refused
         with self._write() as connection:
             result = connection.execute(schema.games.insert().values(**row, entries=0, head=head))
             key = result.inserted_primary_key
@@ -455,7 +489,9 @@ class GameStore:
                     schema.games.update().where(schema.games.c.id == game).values(entries=written, head=head)
                 )
             for hand, drawn in (secrets or {}).items():
-                connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=drawn.hex()))
+                assert sealer is not None
+                sealed = sealer.seal(game, hand, drawn)
+                connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=sealed))
             for digest, player in (keys or {}).items():
                 connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
         return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
@@ -480,8 +516,9 @@ class GameStore:
         transaction that writes. Without ``seq`` the entry goes after whatever is there: for tools that write
         a record without a table (an import), never for a game in play.
 
-        ``secret`` is a fair hand's number and server seed, kept (in the same transaction) where only
-        :meth:`secret` reads it: for the entry that commits to it. ``key`` is the digest of a seat's token and
+        ``secret`` is a fair hand's number and server seed, kept sealed (in the same transaction) where only
+        :meth:`secret` reads it: for the entry that commits to it. A reveal is signed with the server's key,
+        the signature kept with it (:mod:`hazard.table.signing`). ``key`` is the digest of a seat's token and
         the player it seats, kept with the entry that seats him; ``request`` the client's own number for the
         action, kept with the entry that makes it (:meth:`request`).
         """
@@ -492,6 +529,9 @@ class GameStore:
         schema = _schema()
         data = _entry_data(actor, item)
         at = _now()
+        # Sealed and signer read before the transaction: a key refused leaves nothing half-written in a batch.
+        sealed = None if secret is None else (secret[0], self.keys.sealer().seal(game, *secret))
+        signer = self.keys.signer() if isinstance(item, Revealed) else None
         try:
             with self._joined() as connection:
                 found = connection.execute(schema.head_of, {"game_id": game}).first()
@@ -505,6 +545,7 @@ class GameStore:
                 elif seq != last + 1:
                     raise StaleError(game, seq, last)
                 digest = entry_digest(head, seq, at, data)
+                signed = _signed(signer, game, item, seq, digest)
                 moved = connection.execute(
                     schema.move_head,
                     {"game_id": game, "last": last, "old_head": head, "new_entries": seq, "new_head": digest},
@@ -514,9 +555,12 @@ class GameStore:
                 connection.execute(
                     schema.add_entry, {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
                 )
-                if secret is not None:
-                    hand, seed = secret
-                    connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=seed.hex()))
+                if sealed is not None:
+                    connection.execute(
+                        schema.secrets.insert().values(game=game, hand=sealed[0], seed=sealed[1])
+                    )
+                if signed is not None:
+                    connection.execute(schema.signatures.insert().values(game=game, seq=seq, **signed))
                 if key is not None:
                     token, player = key
                     connection.execute(schema.seats.insert().values(game=game, digest=token, player=player))
@@ -531,8 +575,10 @@ class GameStore:
         return Entry(seq, at, actor, item)
 
     def secret(self, game: int, hand: int) -> bytes | None:
-        """The server seed of a fair hand, kept since its commitment (None if the record has none): for the
-        session that throws its dice, and nothing that shows a game."""
+        """The server seed of a fair hand, kept sealed since its commitment, opened (None if the record has
+        none): for the session that throws its dice, and nothing that shows a game. A seed sealed with
+        another key than this process's is refused, saying so; a legacy seed kept in clear is read as it
+        is."""
         import sqlalchemy as sa
 
         secrets = _schema().secrets
@@ -542,10 +588,26 @@ class GameStore:
             found = connection.execute(
                 sa.select(secrets.c.seed).where(secrets.c.game == game, secrets.c.hand == hand)
             ).scalar()
-        try:
-            return bytes.fromhex(found) if isinstance(found, str) and len(found) == 64 else None
-        except ValueError:
-            return None
+        return open_kept_seed(self.keys, game, hand, found)
+
+    def signatures(self, game: int) -> dict[int, tuple[int, str, str]]:
+        """The server's signature on each reveal of game ``game``: entry number -> (hand, public key hex,
+        signature hex)."""
+        with self._read() as connection:
+            return self._signatures(connection, game)
+
+    def _signatures(self, connection: sa.Connection, game: int) -> dict[int, tuple[int, str, str]]:
+        import sqlalchemy as sa
+
+        signatures = _schema().signatures
+        if not self._has(connection, signatures):
+            return {}
+        rows = connection.execute(
+            sa.select(
+                signatures.c.seq, signatures.c.hand, signatures.c.public_key, signatures.c.signature
+            ).where(signatures.c.game == game)
+        ).all()
+        return {int(seq): (int(hand), str(key), str(value)) for seq, hand, key, value in rows}
 
     def holder(self, game: int, digest: str) -> Holder | None:
         """Whose is the token of SHA-256 ``digest`` in game ``game``: a player's, the host's, or nobody's."""
@@ -725,6 +787,7 @@ class GameStore:
             lines = connection.execute(
                 sa.select(*entry_columns).where(schema.entries.c.game == game).order_by(schema.entries.c.seq)
             ).all()
+            signatures = self._signatures(connection, game) if chained else {}
         row = dict(found)
         _check_types(game, row, lines)
         if chained:
@@ -737,12 +800,21 @@ class GameStore:
             if line[0] != expected:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
             entries.append(_entry(game, info.format, line))
-        return replay(info, entries)
+        replayed = replay(info, entries)
+        if not chained:
+            return replayed
+        setup = {name: row[name] for name in _SETUP_COLUMNS}
+        stored = tuple((str(line[2]), str(line[3])) for line in lines)
+        proof = RecordProof(setup, setup_digest(setup), str(row["head"]), stored, signatures)
+        return dataclasses.replace(replayed, proof=proof)
 
-    def entries_after(self, game: int, seq: int) -> list[Entry]:
+    def entries_after(
+        self, game: int, seq: int, *, proof: list[tuple[str, str]] | None = None
+    ) -> list[Entry]:
         """The entries of game ``game`` after entry ``seq``, for a session that has the first ``seq``: read in
         one transaction, each checked to follow, digest by digest, from entry ``seq`` to the game's head (a
-        session catching up with another writer reads what is new, not the whole game)."""
+        session catching up with another writer reads what is new, not the whole game). ``proof``, where
+        given, is extended with each new entry's stored text and digest."""
         import sqlalchemy as sa
 
         check_game_number(game)
@@ -770,7 +842,26 @@ class GameStore:
         read = [_entry(game, str(found[0]), line) for line in lines[1:]]
         if seq + len(read) != int(found[1]) or digest != found[2]:
             raise InvalidError(f"{corrupt}: its last entry is not the one the game was left at")
+        if proof is not None:
+            proof.extend((str(line[2]), str(line[3])) for line in lines[1:])
         return read
+
+    def load_further(self, replayed: ReplayedGame) -> ReplayedGame:
+        """``replayed`` (a game :meth:`load` read) with whatever the record has gained since, each new entry
+        checked to follow the chain, and its proof (stored texts, digests, signatures) brought up too: what
+        :meth:`load` would give now, for the cost of the new entries alone."""
+        stored: list[tuple[str, str]] = []
+        more = self.entries_after(replayed.info.id, len(replayed.entries), proof=stored)
+        if not more:
+            return replayed
+        further = replayed_further(replayed, more)
+        if replayed.proof is None:
+            return further
+        signatures = self.signatures(replayed.info.id)
+        head = stored[-1][1]
+        old = replayed.proof
+        proof = RecordProof(old.setup, old.setup_digest, head, (*old.stored, *stored), signatures)
+        return dataclasses.replace(further, proof=proof)
 
     def _has(self, connection: sa.Connection, table: sa.Table) -> bool:
         """Whether ``table`` is there: a record opened for writing has every table of this release."""
@@ -1197,6 +1288,16 @@ def _json(text: object) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def _signed(
+    signer: RevealSigner | None, game: int, item: object, seq: int, digest: str
+) -> dict[str, object] | None:
+    """The signature row of a reveal entry (None for any other entry)."""
+    if signer is None or not isinstance(item, Revealed):
+        return None
+    signature = signer.sign(game, item.hand, seq, digest)
+    return {"hand": item.hand, "public_key": signer.public_key.hex(), "signature": signature}
 
 
 def _entry_data(actor: Actor, item: TableAction | Correction | FairNote) -> str:

@@ -239,6 +239,8 @@ class Session:
         hand = None if self.fair is None else self.fair.current
         if hand is None:
             return None
+        if self.secret is not None and commitment(self.secret) == hand.commitment:
+            return self.secret  # the hand this session already holds: nothing to read, nothing to open
         secret = self.store.secret(self.game, hand.number)
         if secret is None or commitment(secret) != hand.commitment:
             raise InvalidError(
@@ -361,10 +363,14 @@ class Session:
         who set none), then the throw its seeds and nonce give."""
         assert self.fair is not None
         hand = self.fair.current
-        if hand is None or self.secret is None:
+        if hand is None:
             raise InvalidError(
                 f"record of game {self.game} is corrupt: no hand of the fair dice is committed"
             )
+        # The seed held must be this hand's (one SHA-256): a catch-up that could not open the next hand's
+        # seed (another process's key) must not leave the last hand's seed to throw with.
+        self.secret = self._kept_secret()
+        assert self.secret is not None
         done = []
         if hand.client_seed is None:
             for player in self.table.players:

@@ -44,6 +44,7 @@ from hazard.table import (
     parse_money,
     parse_odds,
 )
+from hazard.table.signing import key_json
 from hazard.web.headers import HeadersMiddleware
 from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
 from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
@@ -197,6 +198,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     """The server's application, on the record ``config.db`` names (the user's data folder by default)."""
     config = config or WebConfig()
     store = GameStore.open(config.db)
+    # Both keys are read (or made) now: a server given a wrong or unreadable key refuses to start, saying so.
+    signer = store.keys.signer()
+    store.keys.sealer()
     hub = Hub(store, poll=config.poll, idle=config.idle)
     pages = Pages(hub)
     exports = Exports(store)
@@ -273,6 +277,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             "dice": [DiceKind.FAIR.value, DiceKind.TYPED.value],
             "money": [m.value for m in MoneyStyle],
         }
+
+    @app.get("/api/key", summary="The server's public key, which signs every reveal of its fair dice")
+    async def public_key() -> dict[str, str]:
+        """Compare its fingerprint with an export's (``hazard verify FILE --key PUBLIC_KEY``)."""
+        return key_json(signer.public_key)
 
     @app.get("/api/tables", summary="The open tables, newest first")
     async def tables() -> dict[str, Any]:

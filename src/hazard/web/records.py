@@ -4,8 +4,8 @@ the game for every fetch.
 The export is ``hazard record export``'s JSON exactly (:func:`hazard.table.game_json`, which ``hazard
 verify`` reads), sent as a stream. What it costs is kept per game: the game as replayed, and each entry's
 encoded form (:func:`hazard.table.export_entry_json`). A fetch reads from the record only the entries after
-the last one kept, checked against the chain (``GameStore.entries_after``), plays those on
-(``replayed_further``), and encodes those; everything else is sent as it was encoded the first time. Fetchers
+the last one kept, checked against the chain and played on (``GameStore.load_further``), and encodes those;
+everything else is sent as it was encoded the first time. Fetchers
 of one game wait for one another rather than each doing the work. A correction, which can change the
 standing of what came before it, makes the game be read and encoded whole again; so does a record that is
 not chained.
@@ -20,13 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hazard.core.errors import HazardError
 from hazard.table import (
     Correction,
     GameStore,
     ReplayedGame,
     export_entry_json,
     game_json,
-    replayed_further,
     standing,
 )
 
@@ -95,13 +95,13 @@ class Exports:
     def _brought_up(self, game: int, kept: _Export | None) -> _Export:
         if kept is not None:
             try:
-                more = self.store.entries_after(game, len(kept.game.entries))
-            except Exception:
-                more = None
-            if more is not None:
-                if not more:
+                further = self.store.load_further(kept.game)
+            except HazardError:  # not chained, or not as kept: read whole below, which names what is wrong
+                further = None
+            if further is not None:
+                if further is kept.game:
                     return kept
-                further = replayed_further(kept.game, more)
+                more = further.entries[len(kept.game.entries) :]
                 if any(isinstance(entry.item, Correction) for entry in more):
                     return _export(further, _encoded(further, 1))  # standings before it may have changed
                 return _export(further, kept.texts + _encoded(further, len(kept.texts) + 1))
