@@ -55,6 +55,7 @@ from hazard.table.actions import (
 )
 from hazard.table.bots import SETTING_STAKING, SETTING_UNIT, BotBrains, BotMove, MainChoice, best_main
 from hazard.table.choices import Choices, choices
+from hazard.table.closing import Close
 from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
 from hazard.table.events import (
     AnyEvent,
@@ -118,7 +119,7 @@ from hazard.table.record import (
     check_game_number,
     default_database_url,
 )
-from hazard.table.session import Recorded, Session, check_seats, table_paytable
+from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 from hazard.table.verify import HandCheck, Verification, verify_game
@@ -129,6 +130,7 @@ __all__ = [
     "FORMAT",
     "MAX_GAME",
     "MAX_REQUEST",
+    "NEWS",
     "REFEREE",
     "SETTING_STAKING",
     "SETTING_UNIT",
@@ -149,6 +151,7 @@ __all__ = [
     "CasterChanged",
     "Choices",
     "ClientSeeded",
+    "Close",
     "Committed",
     "Correction",
     "DiceKind",

@@ -11,6 +11,7 @@ a bot caster accepts, the bots' own moves (:meth:`Session.bots_act`), and correc
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,7 +20,6 @@ from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.core.rulesets import paytable_for
 from hazard.table.actions import (
     DICE,
     REFEREE,
@@ -35,6 +35,7 @@ from hazard.table.actions import (
     parse_action,
 )
 from hazard.table.bots import BotBrains, BotMove
+from hazard.table.closing import Close, check_open, item_text
 from hazard.table.dice import DiceKind, DiceSource, dice_for
 from hazard.table.events import AnyEvent, CasterChanged
 from hazard.table.fair import (
@@ -51,8 +52,8 @@ from hazard.table.fair import (
     new_client_seed,
     new_server_seed,
 )
+from hazard.table.follow import Recorded, follow
 from hazard.table.game import (
-    MARK_EVERY,
     Correction,
     Entry,
     GameInfo,
@@ -65,43 +66,15 @@ from hazard.table.game import (
     replay,
 )
 from hazard.table.record import GameStore, StaleError
+from hazard.table.setup import check_seats, table_paytable
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
 
-__all__ = ["Recorded", "Session", "check_seats", "table_paytable"]
+__all__ = ["NEWS", "Recorded", "Session", "check_seats", "table_paytable"]
 
-EVEN = "even"
-"""The paytable a table settles by when its ruleset gives none."""
-
-
-def table_paytable(ruleset: Ruleset, name: str | None = None) -> tuple[Paytable, bool]:
-    """The paytable a table of ``ruleset`` settles by: ``name``, else the ruleset's own, else even money.
-
-    The flag says whether even money was chosen because the ruleset gives no paytable (front ends say so).
-    """
-    chosen = paytable_for(ruleset, name)
-    if chosen is not None:
-        return chosen, False
-    even = paytable_for(ruleset, EVEN)
-    assert even is not None
-    return even, True
-
-
-def check_seats(
-    ruleset: Ruleset, paytable: Paytable, stakes: StakeArrangement | None, seats: list[Sit]
-) -> None:
-    """Try ``seats`` at an empty table, so that a bad name or bankroll starts no game in the record."""
-    table = new_table(ruleset, paytable, stakes)
-    for sit in seats:
-        table, _ = apply_action(table, sit, by=REFEREE)
-
-
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """An entry just written to the record, and what it did."""
-
-    entry: Entry
-    events: tuple[AnyEvent, ...]
+NEWS = 1024
+"""How many of the latest entries a session keeps in :attr:`Session.news` for a front end to take; one that
+lets more pile up finds the oldest gone (and shows the whole table instead)."""
 
 
 @dataclass
@@ -124,6 +97,12 @@ class Session:
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
     missed: list[Recorded] = field(default_factory=list)
     """Entries other writers made, read by :meth:`catch_up`, until a front end takes them to show."""
+    closed: bool = False
+    """Whether the table is closed (:mod:`hazard.table.closing`): nothing more may be done at it."""
+    news: deque[Recorded] = field(default_factory=lambda: deque(maxlen=NEWS))
+    """Every entry this session has written or read, with its events, in the record's order, until a front
+    end takes them (:meth:`take_news`): its own entries, the fair dice's notes written when a hand ends, and
+    what other writers wrote, so that a front end telling others misses none."""
 
     def __post_init__(self) -> None:
         if self.timeline is None:
@@ -192,6 +171,7 @@ class Session:
         )
         session = cls(store, info, table, entries, source, brains or BotBrains(), opening)
         session.secret = secret
+        session.news.extend(opening)
         return session
 
     @classmethod
@@ -220,6 +200,7 @@ class Session:
             brains or BotBrains(),
             timeline=replayed.timeline,
             fair=replayed.ledger.state if info.dice is DiceKind.FAIR else None,
+            closed=replayed.closed,
         )
         session.secret = session._kept_secret()
         return session
@@ -252,6 +233,21 @@ class Session:
 
     # --- acting -------------------------------------------------------------------------------------------
 
+    def take_news(self) -> list[Recorded]:
+        """The entries written or read since a front end last took them (:attr:`news`), in order."""
+        news = list(self.news)
+        self.news.clear()
+        return news
+
+    def _since(self, known: int) -> list[Recorded]:
+        """What :attr:`news` holds after entry ``known``: what an act or the bots' moves just wrote."""
+        done: list[Recorded] = []
+        for recorded in reversed(self.news):
+            if recorded.entry.seq <= known:
+                break
+            done.append(recorded)
+        return done[::-1]
+
     def act(
         self,
         command: TableAction | ThrowDice | SetSeed | str,
@@ -262,7 +258,9 @@ class Session:
     ) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
-        Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
+        Returns every entry it wrote, in order: a throw for a bot caster that must call first writes the call
+        too, and an action that ends a hand of the fair dice is followed by the hand's reveal and the next
+        hand's commitment.
         ``client`` is the sender's own number for the action, kept with the entry that makes it (the throw
         itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player. Both are
         written in that entry's transaction (:meth:`GameStore.append`).
@@ -271,6 +269,19 @@ class Session:
         - a caster's stake under the bank arrangement is covered by the first bot that can;
         - a bet laid once the chance is set, against a bot caster who can cover it, carries its consent.
         """
+        check_open(self.closed, self.game, command if isinstance(command, str) else "action")
+        known = len(self.entries)
+        self._act(command, by=by, client=client, key=key)
+        return self._since(known)
+
+    def _act(
+        self,
+        command: TableAction | ThrowDice | SetSeed | str,
+        *,
+        by: Actor,
+        client: str | None,
+        key: str | None,
+    ) -> list[Recorded]:
         if isinstance(command, str):
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
         if isinstance(command, ThrowDice):
@@ -398,7 +409,9 @@ class Session:
         fair = self.fair.after(len(self.entries) + 1, note)
         entry = self._append(by, note, secret=secret, client=client)
         self.fair = fair
-        return Recorded(entry, ())
+        done = Recorded(entry, ())
+        self.news.append(done)
+        return done
 
     def _record(
         self,
@@ -414,12 +427,14 @@ class Session:
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
+        done = Recorded(entry, events)
+        self.news.append(done)  # before the notes of a hand's end, which follow it in the record
         if self.fair is not None:
             assert fair is not None
             self.fair = fair
             if any(isinstance(event, CasterChanged) and event.old is not None for event in events):
                 self._next_hand()
-        return Recorded(entry, events)
+        return done
 
     def _next_hand(self) -> None:
         """The dice have passed: the hand ends, its seed is shown, and the next hand's seed is committed."""
@@ -435,14 +450,16 @@ class Session:
     def _append(
         self,
         by: Actor,
-        item: TableAction | Correction | FairNote,
+        item: TableAction | Correction | FairNote | Close,
         *,
         secret: tuple[int, bytes] | None = None,
         client: str | None = None,
         key: tuple[str, str] | None = None,
     ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
-        up with the record (so this one never writes from a stale table) and say so."""
+        up with the record (so this one never writes from a stale table) and say so. Nothing is written at a
+        closed table: the one place every entry passes."""
+        check_open(self.closed, self.game, item_text(item))
         seq = len(self.entries) + 1
         try:
             entry = self.store.append(self.game, by, item, seq=seq, secret=secret, key=key, request=client)
@@ -466,61 +483,81 @@ class Session:
                 caught = None  # a correction, or something that does not follow: replay the whole game
             if caught is not None:
                 self.missed.extend(caught)
+                self.news.extend(caught)
                 return caught
         replayed = self.store.load(self.game)
         self.table = replayed.table
         self.entries = list(replayed.entries)
         self.timeline = replayed.timeline
+        self.closed = replayed.closed
         if self.fair is not None:
             self.fair = replayed.ledger.state
             self.secret = self._kept_secret()
         caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
         self.missed.extend(caught)
+        self.news.extend(caught)
         return caught
 
     def _follow(self, entries: Sequence[Entry]) -> list[Recorded] | None:
-        """Play the entries another writer made onto this session's table, one by one, as the record's replay
-        would; None where one is a correction (which replays from a kept table instead). Nothing changes
-        unless every entry plays."""
-        if any(isinstance(entry.item, Correction) for entry in entries):
-            return None
-        table, fair = self.table, self.fair
+        """Play the entries another writer made onto this session's table (:func:`follow`); None where one is
+        a correction. Nothing changes unless every entry plays."""
         assert self.timeline is not None
-        marks = dict(self.timeline.marks)
-        done = []
-        for entry in entries:
-            item = entry.item
-            events: tuple[AnyEvent, ...] = ()
-            if isinstance(item, FairNote) or (fair is not None and isinstance(item, Roll)):
-                if fair is None:
-                    raise InvalidError(f"record of game {self.game}: entry {entry.seq} is a fair dice note")
-                fair = fair.after(entry.seq, item)
-            if not isinstance(item, FairNote | Correction):
-                table, events = apply_action(table, item, by=entry.actor)
-            if (
-                entry.seq + 1
-            ) % MARK_EVERY == 1:  # the table before the next entry is kept, as replay keeps it
-                marks[entry.seq + 1] = table
-            done.append(Recorded(entry, events))
-        self.table, self.fair = table, fair
+        followed = follow(self.timeline, self.table, self.fair, self.closed, entries)
+        if followed is None:
+            return None
+        self.table, self.fair, self.closed, self.timeline = followed.state
         self.entries.extend(entries)
-        self.timeline = Timeline(self.info, marks)
-        if fair is not None:
+        if self.fair is not None:
             self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
-        return done
+        return list(followed.done)
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
 
-        With ``call`` False a bot caster holds back its call, so that people may still stake first.
+        With ``call`` False a bot caster holds back its call, so that people may still stake first. Returns
+        every entry written (a bot's pass that ends a hand of the fair dice writes its reveal and the next
+        commitment too); at a closed table the bots do nothing.
         """
-        done: list[Recorded] = []
+        if self.closed:
+            return []
+        known = len(self.entries)
         for _ in range(100):  # each move makes progress; the bound only guards against a policy loop
             move: BotMove | None = self.brains.wanted(self.table, call=call)
             if move is None:
                 break
-            done.append(self._record(move.action, move.by))
-        return done
+            self._record(move.action, move.by)
+        return self._since(known)
+
+    # --- closing ------------------------------------------------------------------------------------------
+
+    def close(self, *, by: Actor = REFEREE) -> list[Recorded]:
+        """Close the table, by its referee (at the web, its host): nothing more may be done at it after this.
+
+        At a table of fair dice the hand in play is revealed first, in the same transaction as the close,
+        so that its server seed is shown though the hand never ends (and a close that is not written reveals
+        nothing). Returns the entries written: the reveal, if any, then the close.
+        """
+        if not by.is_referee:
+            raise ActorError(f"illegal close of table {self.game} by {by}: only its host closes the table")
+        check_open(self.closed, self.game, "close")
+        known, fair, secret = len(self.entries), self.fair, self.secret
+        try:
+            with self.store.batch():
+                hand = None if fair is None else fair.current
+                if hand is not None and secret is not None:
+                    self._note(Revealed(hand.number, secret.hex()), DICE)
+                entry = self._append(by, Close())
+        except StaleError:
+            raise  # nothing was written, and the session has caught up with the record
+        except BaseException:  # the transaction did not commit: the session is as the record is
+            del self.entries[known:]
+            while self.news and self.news[-1].entry.seq > known:
+                self.news.pop()
+            self.fair, self.secret = fair, secret
+            raise
+        self.closed, self.secret = True, None
+        self.news.append(Recorded(entry, ()))
+        return self._since(known)
 
     # --- corrections --------------------------------------------------------------------------------------
 
@@ -537,6 +574,7 @@ class Session:
             if not standing:
                 raise IllegalError("illegal undo: no action stands in the record yet")
             target = standing[-1][0]
+        check_open(self.closed, self.game, f"correction of entry {target}")
         seq = len(self.entries) + 1
         check_correction(self.entries, target, seq, by)
         if self.fair is not None and isinstance(self.entries[target - 1].item, Roll):
@@ -558,6 +596,7 @@ class Session:
             raise IllegalError(f"illegal correction of entry {target}: {error}") from None
         entry = self._append(by, correction)
         self.table, self.timeline = table, timeline
+        self.news.append(Recorded(entry, ()))
         return self.entries[target - 1], entry, self.table
 
 
