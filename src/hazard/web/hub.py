@@ -265,6 +265,7 @@ class Hub:
         self._watch_stop = self.store.listen(self._woken)
 
     async def stop(self) -> None:
+        self._loop = None  # the listener's thread may still wake once: it finds nobody to tell
         if self._watch_stop is not None:
             self._watch_stop()
         if self._watcher is not None:
@@ -279,7 +280,8 @@ class Hub:
     def _woken(self, game: int, seq: int) -> None:
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._notified, game, seq)
+            with contextlib.suppress(RuntimeError):  # the hub has stopped and its loop closed meanwhile
+                loop.call_soon_threadsafe(self._notified, game, seq)
 
     def _notified(self, game: int, seq: int) -> None:
         """An entry was committed: look at its table only if it is open here and behind (this server's own
