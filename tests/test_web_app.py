@@ -343,7 +343,9 @@ def test_the_host_closes_the_table(client: TestClient) -> None:
     closed = client.post(f"/api/tables/{table.id}/close", headers=bearer(table.host))
     assert closed.json() == {"closed": table.id, "seq": table.state()["seq"]}
     refused(table.act("Ann", "throw"), 409, "closed")
-    refused(client.post(f"/api/tables/{table.id}/seats", json={"name": "Bob", "bankroll": "9"}), 409, "closed")
+    refused(
+        client.post(f"/api/tables/{table.id}/seats", json={"name": "Bob", "bankroll": "9"}), 409, "closed"
+    )
     assert client.get("/api/tables").json()["tables"] == []
     assert table.state()["closed"] is True
     # the close is the record's last entry, the hand's reveal just before it; closing again writes nothing

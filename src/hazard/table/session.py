@@ -73,8 +73,7 @@ from hazard.table.transitions import apply_action, check_throw
 __all__ = ["NEWS", "Recorded", "Session", "check_seats", "table_paytable"]
 
 NEWS = 1024
-"""How many of the latest entries a session keeps in :attr:`Session.news` for a front end to take; one that
-lets more pile up finds the oldest gone (and shows the whole table instead)."""
+"""How many of the latest entries :attr:`Session.news` keeps (a front end letting more pile up shows all)."""
 
 
 @dataclass
@@ -100,9 +99,8 @@ class Session:
     closed: bool = False
     """Whether the table is closed (:mod:`hazard.table.closing`): nothing more may be done at it."""
     news: deque[Recorded] = field(default_factory=lambda: deque(maxlen=NEWS))
-    """Every entry this session has written or read, with its events, in the record's order, until a front
-    end takes them (:meth:`take_news`): its own entries, the fair dice's notes written when a hand ends, and
-    what other writers wrote, so that a front end telling others misses none."""
+    """Every entry this session has written (the fair dice's notes of a hand's end too) or read from other
+    writers, with its events, in order, until a front end takes them (:meth:`take_news`) to tell others."""
 
     def __post_init__(self) -> None:
         if self.timeline is None:
@@ -241,12 +239,7 @@ class Session:
 
     def _since(self, known: int) -> list[Recorded]:
         """What :attr:`news` holds after entry ``known``: what an act or the bots' moves just wrote."""
-        done: list[Recorded] = []
-        for recorded in reversed(self.news):
-            if recorded.entry.seq <= known:
-                break
-            done.append(recorded)
-        return done[::-1]
+        return [recorded for recorded in self.news if recorded.entry.seq > known]
 
     def act(
         self,
@@ -322,6 +315,7 @@ class Session:
         self, action: TableAction, *, by: Actor, client: str | None = None, key: str | None = None
     ) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
+        check_open(self.closed, self.game, action_text(action))
         if isinstance(action, Roll) and self.info.dice.own:
             raise IllegalError(
                 f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
@@ -335,6 +329,7 @@ class Session:
 
         A bot caster that must call a main calls it first.
         """
+        check_open(self.closed, self.game, "throw")
         if not self.info.dice.own:
             raise IllegalError(
                 f"illegal throw by {by} in game {self.game}: its throws are real dice, typed in as they fell"
@@ -380,6 +375,7 @@ class Session:
 
     def set_seed(self, request: SetSeed, *, by: Actor, client: str | None = None) -> Recorded:
         """Set a player's own seed for the fair dice, from the next hand on: by him, or by the referee."""
+        check_open(self.closed, self.game, f"seed for {request.player}")
         if self.fair is None:
             raise IllegalError(
                 f"illegal seed for {request.player} in game {self.game}: its dice are "
@@ -528,15 +524,11 @@ class Session:
             self._record(move.action, move.by)
         return self._since(known)
 
-    # --- closing ------------------------------------------------------------------------------------------
-
     def close(self, *, by: Actor = REFEREE) -> list[Recorded]:
         """Close the table, by its referee (at the web, its host): nothing more may be done at it after this.
 
-        At a table of fair dice the hand in play is revealed first, in the same transaction as the close,
-        so that its server seed is shown though the hand never ends (and a close that is not written reveals
-        nothing). Returns the entries written: the reveal, if any, then the close.
-        """
+        At a table of fair dice the hand in play is revealed first, in the close's transaction, so that its
+        server seed is shown though the hand never ends. Returns the reveal, if any, and the close."""
         if not by.is_referee:
             raise ActorError(f"illegal close of table {self.game} by {by}: only its host closes the table")
         check_open(self.closed, self.game, "close")
