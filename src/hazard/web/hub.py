@@ -357,7 +357,8 @@ class Hub:
         async with self.locked(game) as live:
             head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
             if head != live.seq:
-                await self._caught_up(live, await asyncio.to_thread(live.session.catch_up))
+                await asyncio.to_thread(live.session.catch_up)
+                await self._caught_up(live)
             yield live
 
     async def follow(self, game: int, since: int) -> tuple[LiveTable, asyncio.Queue[Update | None], Update]:
@@ -502,7 +503,8 @@ class Hub:
                     head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
                     if head <= live.seq:
                         raise
-                    await self._caught_up(live, await asyncio.to_thread(live.session.catch_up))
+                    await asyncio.to_thread(live.session.catch_up)
+                    await self._caught_up(live)
                     continue
                 self._told(live)
                 seq = _own(made)
@@ -516,9 +518,9 @@ class Hub:
                 "it again"
             )
 
-    async def _caught_up(self, live: LiveTable, caught: list[Recorded] | None = None) -> None:
-        """The session has read what other servers wrote (``caught``, also in its news): read their client
-        numbers too, and tell."""
+    async def _caught_up(self, live: LiveTable) -> None:
+        """The session has read what other servers wrote (into its news): read their client numbers too, and
+        tell."""
         live.session.missed.clear()
         live.requests = await asyncio.to_thread(self.store.requests, live.game)
         self._told(live)
