@@ -623,6 +623,15 @@ class GameStore:
             ).all()
         return {int(game): int(count) for game, count in rows}
 
+    def head(self, game: int) -> int | None:
+        """How many entries game ``game`` has now (None: no such game): the one cheap read, by a statement
+        built once, that a server makes before it answers from its own copy of a table."""
+        if self._layout is not _Layout.CHAINED:
+            return None
+        with self._read() as connection:
+            found = connection.execute(_schema().head_of, {"game_id": game}).first()
+        return None if found is None else int(found[0])
+
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
         import sqlalchemy as sa

@@ -355,8 +355,8 @@ class Hub:
         head, not from what this server last saw (one cheap look at the head; a catch-up where another server
         has written since, told to this server's followers too)."""
         async with self.locked(game) as live:
-            head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
-            if head != live.seq:
+            head = await asyncio.to_thread(self.store.head, game)
+            if head is not None and head != live.seq:
                 await asyncio.to_thread(live.session.catch_up)
                 await self._caught_up(live)
             yield live
