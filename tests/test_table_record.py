@@ -974,6 +974,8 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     assert store.closed() == frozenset()
     store.append(game, REFEREE, Close(), seq=2)  # a close is an entry of the record like any other
     assert store.closed() == frozenset({game})
+    assert store.head(game) == 2
+    assert store.head(game + 1) is None
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.requests(game) == {"ann-1": 1}
     assert reader.holder(game, "b" * 64) == Holder("Ann")

@@ -94,8 +94,6 @@ class Session:
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
-    missed: list[Recorded] = field(default_factory=list)
-    """Entries other writers made, read by :meth:`catch_up`, until a front end takes them to show."""
     closed: bool = False
     """Whether the table is closed (:mod:`hazard.table.closing`): nothing more may be done at it."""
     news: deque[Recorded] = field(default_factory=lambda: deque(maxlen=NEWS))
@@ -469,7 +467,7 @@ class Session:
         """Reload the game from its record: the table as the record now has it, whoever wrote it.
 
         Returns the entries this session had not seen, with their events; they are also kept in
-        :attr:`missed` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
+        :attr:`news` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
         """
         known = len(self.entries)
         if known:
@@ -478,7 +476,6 @@ class Session:
             except HazardError:
                 caught = None  # a correction, or something that does not follow: replay the whole game
             if caught is not None:
-                self.missed.extend(caught)
                 self.news.extend(caught)
                 return caught
         replayed = self.store.load(self.game)
@@ -490,7 +487,6 @@ class Session:
             self.fair = replayed.ledger.state
             self.secret = self._kept_secret()
         caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
-        self.missed.extend(caught)
         self.news.extend(caught)
         return caught
 

@@ -521,7 +521,6 @@ class Hub:
     async def _caught_up(self, live: LiveTable) -> None:
         """The session has read what other servers wrote (into its news): read their client numbers too, and
         tell."""
-        live.session.missed.clear()
         live.requests = await asyncio.to_thread(self.store.requests, live.game)
         self._told(live)
 
