@@ -1183,3 +1183,27 @@ def test_a_refusal_at_a_table_in_pounds_shows_pounds_shillings_and_pence(tmp_pat
     )
     assert "'ſ' (the long s) looks like s but is not one" in out
     assert "3/8" not in out
+
+
+def test_close_ends_a_game_for_good_and_shows_the_hand_seed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "games.db"
+    played = run_hazard(tmp_path, "play", "--db", str(db), lines=["call 7", "", "close"])  # fair dice
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "Traceback" not in played.stdout
+    _in_order(
+        played.stdout,
+        "Ann> close\n",
+        "hand 1 ends: the dice's seed was ",  # the hand in play is revealed with the close
+        "Game 1 is closed: its record is kept; nothing more is played",
+    )
+    assert "carry on with" not in played.stdout.split("Ann> close")[-1]
+    record = _export(capsys, db)
+    assert record["closed"] is True
+    assert record["entries"][-1]["entry"] == {"type": "close"}
+    assert all(hand["server_seed"] is not None for hand in record["hands"])
+    again = run_hazard(tmp_path, "play", "--resume", "--db", str(db), lines=["", "quit"])
+    assert again.returncode != 0
+    assert "illegal resume of game 1: it is closed" in again.stdout + again.stderr
+    assert "Traceback" not in again.stdout + again.stderr

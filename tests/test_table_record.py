@@ -41,8 +41,9 @@ from hazard.table.actions import (
     TakeBet,
     Withdraw,
 )
+from hazard.table.closing import Close
 from hazard.table.dice import DiceKind
-from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json
+from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json, game_json
 from hazard.table.record import (
     MAX_DATA,
     Access,
@@ -1007,15 +1008,43 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
         store.append(game, BEN, Sit("Ben", Fraction(10)), seq=2, request="ann-1")
     assert store.heads([game, 99]) == {game: 1}
     assert store.closed() == frozenset()
-    store.close_game(game)
-    store.close_game(game)
+    store.append(game, REFEREE, Close(), seq=2)  # a close is an entry of the record like any other
     assert store.closed() == frozenset({game})
+    assert store.head(game) == 2
+    assert store.head(game + 1) is None
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.requests(game) == {"ann-1": 1}
     assert reader.holder(game, "b" * 64) == Holder("Ann")
+    assert reader.closed() == frozenset({game})
     with pytest.raises(InvalidError, match="opened for reading"):
-        reader.close_game(game)
-    assert reader.load(game).table == live([(ANN, Sit("Ann", Fraction(10)))])
+        reader.append(game, REFEREE, Close())
+    loaded = reader.load(game)
+    assert loaded.closed
+    assert loaded.table == live([(ANN, Sit("Ann", Fraction(10)))])
+
+
+def test_a_game_an_older_record_closed_beside_the_chain_still_reads_as_closed(db: Path) -> None:
+    store = GameStore.open(str(db))
+    game, other = new_game(store), new_game(store)
+    store.append(game, ANN, Sit("Ann", Fraction(10)), seq=1)
+    with sqlite3.connect(db) as older:  # what a server of an earlier release wrote on a close
+        older.execute("INSERT INTO hazard_closed (game, at) VALUES (?, '2026-01-01T00:00:00+00:00')", (game,))
+    reader = GameStore.open(str(db), access=Access.READ)
+    assert reader.closed() == frozenset({game})
+    assert reader.load(game).closed
+    assert not reader.load(other).closed
+    assert game_json(reader.load(game))["closed"] is True
+    assert game_json(reader.load(other))["closed"] is False
+
+
+def test_anything_recorded_after_a_close_is_refused_as_a_record_that_does_not_replay(db: Path) -> None:
+    store = GameStore.open(str(db))
+    game = new_game(store)
+    store.append(game, REFEREE, Close(), seq=1)
+    store.append(game, ANN, Sit("Ann", Fraction(10)), seq=2)  # a writer that did not check, or a forger
+    assert game not in store.closed()  # the close is not its last entry
+    with pytest.raises(InvalidError, match="entry 2 comes after entry 1, which closed the table"):
+        store.load(game)
 
 
 def test_a_record_made_before_play_from_afar_has_no_keys_and_gets_them_when_written(db: Path) -> None:
@@ -1101,10 +1130,10 @@ def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(any_url
                 writer.append(game, ANN, Sit("Ann", Fraction(5)), seq=1, request=f"r{number}")
                 writer.append(game, BEN, Sit("Ben", Fraction(5)), seq=2)
             with writer.batch():  # a batch inside a batch is the same batch
-                writer.close_game(games[0])
+                writer.append(games[0], REFEREE, Close(), seq=3)
             assert reader.heads(games) == dict.fromkeys(games, 0)
             assert reader.closed() & set(games) == set()
-        assert reader.heads(games) == dict.fromkeys(games, 2)
+        assert reader.heads(games) == {games[0]: 3, games[1]: 2, games[2]: 2}
         assert reader.requests(games[2]) == {"r2": 1}
         assert games[0] in reader.closed()
         assert [e.item for e in reader.load(games[1]).entries] == [

@@ -1460,3 +1460,115 @@ def test_a_correction_by_another_writer_is_caught_up_by_a_replay(store: GameStor
     caught = other.catch_up()
     assert [done.entry.seq for done in caught] == [3, 4]
     assert other.table == store.load(session.game).table == session.table
+
+
+# --- closing (issue 19, finding 5 and the close's half of 9) ------------------------------------------------
+
+
+def _fair_mid_hand(store: GameStore) -> Session:
+    """A table of fair dice in the middle of its first hand: seats set, the dice thrown once."""
+    session = start(store, dice=DiceKind.FAIR, kind=GameKind.WEB)
+    for name in ("Ann", "Bob"):
+        session.act(f"sit {name} 50", by=Actor.player(name))
+    session.act("call 7", by=ANN)
+    while session.fair is not None and session.fair.current is not None and not session.fair.current.throws:
+        session.act("throw", by=ANN)
+    return session
+
+
+def test_a_close_is_an_entry_and_reveals_the_hand_in_play(store: GameStore) -> None:
+    from hazard.table.closing import Close
+    from hazard.table.fair import Revealed, commitment
+    from hazard.table.game import game_json
+
+    session = _fair_mid_hand(store)
+    hand = session.fair.current if session.fair is not None else None
+    assert hand is not None
+    assert hand.server_seed is None  # mid-hand: its seed is still secret
+    with pytest.raises(ActorError, match="only its host closes"):
+        session.close(by=ANN)
+    before = len(session.entries)
+    done = session.close()
+    reveal, close = (recorded.entry for recorded in done)
+    assert (reveal.seq, close.seq) == (before + 1, before + 2)
+    assert isinstance(reveal.item, Revealed)
+    assert commitment(bytes.fromhex(reveal.item.server_seed)) == hand.commitment
+    assert isinstance(close.item, Close)
+    assert close.actor == REFEREE
+    loaded = store.load(session.game)
+    assert loaded.closed
+    assert [entry.item for entry in loaded.entries[-2:]] == [reveal.item, Close()]
+    exported = game_json(loaded)
+    assert exported["closed"] is True
+    assert exported["hands"][0]["server_seed"] == reveal.item.server_seed
+    assert exported["entries"][-1]["entry"] == {"type": "close"}
+    assert exported["entries"][-1]["text"] == "the table is closed: nothing more may be done"
+    assert game_json(store.load(start(store).game))["closed"] is False
+    assert store.closed() >= {session.game}
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        lambda s: s.act("sit Cat 10", by=CAT),
+        lambda s: s.act("stake 1", by=BOB),
+        lambda s: s.act("throw", by=ANN),
+        lambda s: s.act("seed lucky", by=BOB),
+        lambda s: s.act("leave", by=BOB),
+        lambda s: s.play(Sit("Cat", Fraction(10)), by=CAT),
+        lambda s: s.throw(by=ANN),
+        lambda s: s.correct(3),
+        lambda s: s.close(),
+    ],
+)
+def test_nothing_more_may_be_done_at_a_closed_table_here_resumed_or_at_another_writer(
+    store: GameStore, db_path: Path, attempt: Any
+) -> None:
+    session = _fair_mid_hand(store)
+    other = Session.resume(GameStore.open(str(db_path)), session.game, kind=GameKind.WEB)  # another process
+    session.close()
+    head = len(store.load(session.game).entries)
+    with pytest.raises(IllegalError, match="closed"):
+        attempt(session)
+    with pytest.raises(IllegalError, match="closed"):
+        attempt(Session.resume(store, session.game, kind=GameKind.WEB))
+    with contextlib.suppress(HazardError):  # stale, or refused by its table before it learns of the close
+        attempt(other)
+    other.catch_up()  # what a writer does on either (the hub, on a refusal, where the head has moved)
+    assert other.closed
+    with pytest.raises(IllegalError, match="closed"):
+        attempt(other)
+    assert session.bots_act() == []
+    assert len(store.load(session.game).entries) == head  # nothing was written
+
+
+def test_a_close_at_a_table_between_hands_or_of_other_dice_reveals_nothing(store: GameStore) -> None:
+    from hazard.table.closing import Close
+
+    session = start(store, dice=DiceKind.SEEDED, seed=3)
+    session.act("sit Ann 10", by=ANN)
+    (done,) = session.close()
+    assert isinstance(done.entry.item, Close)
+    resumed = Session.resume(store, session.game, kind=GameKind.PLAY)
+    assert resumed.closed
+    assert resumed.bots_act() == []
+
+
+def test_an_action_that_ends_a_hand_returns_its_reveal_and_the_next_commitment(store: GameStore) -> None:
+    from hazard.table.fair import Committed, Revealed
+
+    session = start(store, dice=DiceKind.FAIR, kind=GameKind.WEB)
+    for name in ("Ann", "Bob"):
+        session.act(f"sit {name} 50", by=Actor.player(name))
+    session.take_news()
+    session.act("call 7", by=ANN)
+    for _ in range(100):
+        if session.table.turn.need is Need.CALL:
+            break
+        session.act("throw", by=ANN)
+    done = session.act("pass", by=Actor.player(session.table.caster or ""))
+    kinds = [type(recorded.entry.item) for recorded in done]
+    assert kinds[1:] == [Revealed, Committed]  # the pass, then the hand's end: returned, not only written
+    news = [recorded.entry.seq for recorded in session.take_news()]
+    assert news == list(range(news[0], len(session.entries) + 1))  # every entry, in order, once
+    assert news[0] == 4  # from the commitment, the two sits: the call on

@@ -7,6 +7,7 @@ state), and an attempt at script injection in a name and in a proposition.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import tempfile
@@ -446,13 +447,27 @@ def test_an_action_from_a_view_the_dice_have_changed_is_refused(client: TestClie
 def test_the_host_closes_the_table(client: TestClient) -> None:
     table = Table(client)
     table.join("Ann")
+    table.ok("Ann", "call 7")  # mid-hand: the hand's server seed is still secret
     refused(client.post(f"/api/tables/{table.id}/close", headers=bearer(table.tokens["Ann"])), 403, "host")
-    assert client.post(f"/api/tables/{table.id}/close", headers=bearer(table.host)).json() == {
-        "closed": table.id
-    }
-    refused(table.act("Ann", "call 7"), 409, "closed")
+    assert table.state()["closed"] is False
+    closed = client.post(f"/api/tables/{table.id}/close", headers=bearer(table.host))
+    assert closed.json() == {"closed": table.id, "seq": table.state()["seq"]}
+    refused(table.act("Ann", "throw"), 409, "closed")
+    refused(
+        client.post(f"/api/tables/{table.id}/seats", json={"name": "Bob", "bankroll": "9"}), 409, "closed"
+    )
     assert client.get("/api/tables").json()["tables"] == []
     assert table.state()["closed"] is True
+    # the close is the record's last entry, the hand's reveal just before it; closing again writes nothing
+    again = client.post(f"/api/tables/{table.id}/close", headers=bearer(table.host))
+    assert again.json() == closed.json()
+    record = client.get(f"/api/tables/{table.id}/record").json()
+    assert record["closed"] is True
+    assert [e["entry"]["type"] for e in record["entries"][-2:]] == ["reveal", "close"]
+    assert record["entries"][-1]["actor"] == {"kind": "referee"}
+    (hand,) = record["hands"]
+    seed = bytes.fromhex(hand["server_seed"])
+    assert hashlib.sha256(seed).hexdigest() == hand["commitment"]
 
 
 def test_unknown_tables_and_bad_numbers(client: TestClient, db: str) -> None:

@@ -35,7 +35,8 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class Meta:
-    """Something for the screen: ``help``, ``table``, ``bets``, ``log`` or ``quit``."""
+    """Something for the screen: ``help``, ``table``, ``bets``, ``log`` or ``quit``; or ``close``, which ends
+    the game for good."""
 
     word: str
 
@@ -54,6 +55,7 @@ _META = {
     "quit": "quit",
     "q": "quit",
     "exit": "quit",
+    "close": "close",
 }
 
 
@@ -108,7 +110,8 @@ Commands (Enter alone throws the dice):
                                   throw): the dice's seed is committed first, so nobody can fit it to yours
   bets                            the even-money side bets of the 1674 source
   table                           show the table
-  quit                            leave; the game is saved (hazard play --resume)"""
+  quit                            leave; the game is saved (hazard play --resume)
+  close                           end the game for good: nothing more may be done, the hand's seed is shown"""
 
 REFEREE_HELP = """\
 Commands (names in any case; entry numbers are the [N] before each recorded line):
@@ -130,4 +133,5 @@ Commands (names in any case; entry numbers are the [N] before each recorded line
   bets                            the even-money side bets of the 1674 source
   table                           show the table
   quit                            leave; the game is saved (hazard referee --resume)
+  close                           end the game for good: nothing more may be done
 Sums may be written 5, 2.50, 5/3, £1 10s or 7s 6d."""

@@ -28,7 +28,7 @@ from hazard.cli.app import PaytableOption, app, console, one_line, refuse_with, 
 from hazard.cli.commands import PLAY_HELP, REFEREE_HELP, Act, Fix, Meta, parse_line
 from hazard.cli.record import DbOption, MoneyOption, game_number
 from hazard.cli.tableview import entries_view, info_text, round_line, rules_text, table_view
-from hazard.core.errors import HazardError, InvalidError, quoted
+from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset
@@ -161,6 +161,9 @@ class TableLoop:
                     self.screen.error(str(error))
         except KeyboardInterrupt:
             self.screen.say("")
+        if self.session.closed:
+            self.screen.say(f"Game {self.session.game} is closed: its record is kept; nothing more is played")
+            return
         hint = _resume_hint(self.session.info.kind, self.session.game, self.db)
         self.screen.say(f"Game {self.session.game} is saved: carry on with {hint}")
 
@@ -246,6 +249,9 @@ class TableLoop:
 
     def meta(self, word: str) -> bool:
         if word == "quit":
+            return False
+        if word == "close":  # by the terminal's owner, who is the game's referee
+            self.recorded(self.session.close())
             return False
         if word == "help":
             self.screen.say(self.help_text)
@@ -589,10 +595,20 @@ def _dice_kind(dice: PlayDice | None, seed: int | None) -> DiceKind:
     return DiceKind(dice.value)
 
 
+def _open(session: Session) -> Session:
+    """A resumed game, unless it is closed (:mod:`hazard.table.closing`), which nothing carries on."""
+    if session.closed:
+        raise IllegalError(
+            f"illegal resume of game {session.game}: it is closed, and nothing more may be done; its record "
+            f"is kept (hazard record show {session.game})"
+        )
+    return session
+
+
 def _resume_play(
     store: GameStore, game: int | None, screen: Screen, db: str | None, money: MoneyStyle
 ) -> PlayLoop:
-    session = Session.resume(store, game, kind=GameKind.PLAY)
+    session = _open(Session.resume(store, game, kind=GameKind.PLAY))
     people = session.people
     if len(people) != 1:
         raise InvalidError(
@@ -629,7 +645,7 @@ def referee(
         )
         store = GameStore.open(db, access=Access.WRITE)
         try:
-            session = Session.resume(store, number, kind=GameKind.REFEREE)
+            session = _open(Session.resume(store, number, kind=GameKind.REFEREE))
             _intro(screen, session, money, resumed=True)
             screen.say(_REFEREE_START, style="italic")
             RefereeLoop(session, screen, db, money).run()

@@ -55,6 +55,7 @@ from hazard.table.actions import (
 )
 from hazard.table.bots import SETTING_STAKING, SETTING_UNIT, BotBrains, BotMove, MainChoice, best_main
 from hazard.table.choices import Choices, choices
+from hazard.table.closing import Close
 from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
 from hazard.table.events import (
     AnyEvent,
@@ -122,7 +123,7 @@ from hazard.table.record import (
     default_database_url,
     game_number_refusal,
 )
-from hazard.table.session import Recorded, Session, check_seats, table_paytable
+from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 from hazard.table.verify import HandCheck, Verification, verify_game
@@ -134,6 +135,7 @@ __all__ = [
     "GAME_NUMBERS",
     "MAX_GAME",
     "MAX_REQUEST",
+    "NEWS",
     "REFEREE",
     "SETTING_STAKING",
     "SETTING_UNIT",
@@ -154,6 +156,7 @@ __all__ = [
     "CasterChanged",
     "Choices",
     "ClientSeeded",
+    "Close",
     "Committed",
     "Correction",
     "DiceKind",

@@ -28,6 +28,7 @@ from hazard.table.actions import (
     actor_from_json,
     actor_to_json,
 )
+from hazard.table.closing import CLOSE_TYPE, Close, close_from_json, close_text, close_to_json, closed_at
 from hazard.table.dice import DiceKind
 from hazard.table.events import AnyEvent, event_text
 from hazard.table.fair import (
@@ -106,7 +107,8 @@ class Standing(enum.Enum):
     REPLACED = "replaced"
     CORRECTION = "correction"
     NOTE = "note"
-    """A note of the fair dice (a commitment, a seed, a reveal): part of the record, no action."""
+    """A note of the fair dice (a commitment, a seed, a reveal) or the table's close: part of the record, no
+    action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,7 @@ class Entry:
     seq: int
     at: str
     actor: Actor
-    item: TableAction | Correction | FairNote
+    item: TableAction | Correction | FairNote | Close
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,9 @@ class ReplayedGame:
     """Tables along the game, from which a correction replays only what comes after it."""
     ledger: Ledger
     """Every hand of the fair dice (none, for other dice)."""
+    closed: bool = False
+    """Whether the table is closed: by its last entry (a :class:`~hazard.table.closing.Close`), or, in an
+    older record, beside the chain."""
     proof: RecordProof | None = None
     """The record's seal of the game (its chain and signatures), where it was loaded from a chained record:
     exported, so that ``hazard verify`` can recompute it."""
@@ -189,7 +194,7 @@ def standing(entries: Sequence[Entry]) -> dict[int, Standing]:
     for entry in entries:
         if isinstance(entry.item, Correction):
             result[entry.seq] = Standing.CORRECTION
-        elif isinstance(entry.item, FairNote):
+        elif isinstance(entry.item, FairNote | Close):
             result[entry.seq] = Standing.NOTE
         elif entry.seq not in final:
             result[entry.seq] = Standing.STANDS
@@ -213,6 +218,8 @@ def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor)
         raise IllegalError(
             f"illegal correction of entry {target}: it is a note of the fair dice, which stands as written"
         )
+    if isinstance(before.item, Close):
+        raise IllegalError(f"illegal correction of entry {target}: it closed the table, which stays closed")
     if isinstance(before.item, Correction):
         raise IllegalError(
             f"illegal correction of entry {target}: it is a correction itself; correct entry "
@@ -243,7 +250,7 @@ def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableA
             replaced[entry.item.target] = (entry.actor, entry.item.replacement)
     actions: list[tuple[int, Actor, TableAction]] = []
     for entry in entries:
-        if isinstance(entry.item, Correction | FairNote):
+        if isinstance(entry.item, Correction | FairNote | Close):
             continue
         actor, action = replaced.get(entry.seq, (entry.actor, entry.item))
         if action is not None:
@@ -258,8 +265,12 @@ def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     events: list[tuple[int, AnyEvent]] = []
     whose: dict[int, str | None] = {}
     timeline = Timeline(info, {})
+    try:
+        closed = closed_at(entries) is not None
+    except InvalidError as error:
+        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
     table = timeline.play(new_table(info.ruleset, info.paytable, info.stakes), entries, 1, events, whose)
-    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline, dice)
+    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline, dice, closed)
 
 
 def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
@@ -274,9 +285,13 @@ def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
     events = list(game.events)
     whose = dict(game.acting_for)
     timeline = Timeline(game.info, dict(game.timeline.marks))
+    try:
+        closed = game.closed or closed_at(entries) is not None  # or closed beside the chain, in an old record
+    except InvalidError as error:
+        raise InvalidError(f"record of game {game.info.id} does not replay: {error}") from None
     table = timeline.play(game.table, more, more[0].seq, events, whose)
     return ReplayedGame(
-        game.info, entries, table, tuple(events), whose, timeline, fair_ledger(game.info, entries)
+        game.info, entries, table, tuple(events), whose, timeline, fair_ledger(game.info, entries), closed
     )
 
 
@@ -403,6 +418,8 @@ def entry_text(entry: Entry, money: MoneyStyle = MoneyStyle.EXACT) -> str:
         return f"correction: entry {item.target} now reads '{action_text(item.replacement, money)}'"
     if isinstance(item, FairNote):
         return note_text(item)
+    if isinstance(item, Close):
+        return close_text(item)
     return action_text(item, money)
 
 
@@ -413,8 +430,11 @@ def entry_note(actor: Actor, acting_for: str | None) -> str:
     return "entered by the referee" + ("" if acting_for is None else f" for {acting_for}")
 
 
-def entry_to_json(actor: Actor, item: TableAction | Correction | FairNote) -> dict[str, Any]:
-    """What the record stores for one entry: its actor, and its action, correction or fair dice's note."""
+def entry_to_json(actor: Actor, item: TableAction | Correction | FairNote | Close) -> dict[str, Any]:
+    """What the record stores for one entry: its actor, and its action, correction, fair dice's note or
+    close."""
+    if isinstance(item, Close):
+        return {"actor": actor_to_json(actor), CLOSE_TYPE: close_to_json(item)}
     if isinstance(item, FairNote):
         return {"actor": actor_to_json(actor), "fair": note_to_json(item)}
     if isinstance(item, Correction):
@@ -426,7 +446,7 @@ def entry_to_json(actor: Actor, item: TableAction | Correction | FairNote) -> di
     return {"actor": actor_to_json(actor), "action": action_to_json(item)}
 
 
-def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction | FairNote]:
+def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction | FairNote | Close]:
     """Read one stored entry: either form (a legacy entry, with no actor, reads as entered by the referee)."""
     if isinstance(data, dict) and "actor" in data:
         kinds = set(data) - {"actor"}
@@ -436,6 +456,8 @@ def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction | Fai
             return actor_from_json(data["actor"]), _correction(data["correction"])
         if kinds == {"fair"}:
             return actor_from_json(data["actor"]), note_from_json(data["fair"])
+        if kinds == {CLOSE_TYPE}:
+            return actor_from_json(data["actor"]), close_from_json(data[CLOSE_TYPE])
         raise InvalidError(
             f"invalid entry {str(data)[:80]!r}: expected an actor with an action or a correction"
         )
@@ -474,6 +496,8 @@ def info_json(info: GameInfo) -> dict[str, Any]:
 
 def entry_data(entry: Entry) -> dict[str, Any]:
     """An entry's item as exports show it: the action's JSON form, or ``{"type": "correction", ...}``."""
+    if isinstance(entry.item, Close):
+        return {"type": CLOSE_TYPE}
     stored = entry_to_json(entry.actor, entry.item)
     if isinstance(entry.item, Correction):
         return {"type": "correction", **stored["correction"]}
@@ -507,6 +531,7 @@ def game_json(game: ReplayedGame, *, entries: bool = True) -> dict[str, Any]:
     chain, signing = (None, None) if game.proof is None else proof_json(game.proof)
     return {
         "game": info_json(game.info),
+        "closed": game.closed,
         "entries": [export_entry_json(game, entry, standings) for entry in game.entries] if entries else [],
         "hands": hands_json(game),
         "state": table_json(game.table),

@@ -45,6 +45,7 @@ from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
 from hazard.table.actions import Actor, TableAction
 from hazard.table.chain import entry_digest, setup_digest
+from hazard.table.closing import CLOSE_TYPE, Close
 from hazard.table.dice import DiceKind
 from hazard.table.fair import FairNote, Revealed
 from hazard.table.game import (
@@ -159,7 +160,8 @@ class _Schema:
     """The client's own number of each action sent from afar, with the entry it made: written with that
     entry, so an action sent again is recognised, even after a restart, and made once."""
     closed: sa.Table
-    """The games their host has closed: no more actions, and no longer listed as open."""
+    """The games their host closed, as older records kept them beside the chain: read, never written now (a
+    close is an entry of the game's record, :mod:`hazard.table.closing`)."""
     head_of: sa.Select[Any]
     """A game's head (entries, digest), by ``game_id``: built once, as every append asks it."""
     move_head: sa.Update
@@ -500,7 +502,7 @@ class GameStore:
         self,
         game: int,
         actor: Actor,
-        item: TableAction | Correction | FairNote,
+        item: TableAction | Correction | FairNote | Close,
         *,
         seq: int | None = None,
         secret: tuple[int, bytes] | None = None,
@@ -673,26 +675,30 @@ class GameStore:
             ).all()
         return {str(client): int(seq) for client, seq in rows}
 
-    def close_game(self, game: int) -> None:
-        """Close a game played from afar: it takes no more actions (closing it twice is closing it once)."""
-        import sqlalchemy as sa
-
-        self._writable()
-        closed = _schema().closed
-        with self._write() as connection:
-            there = connection.execute(sa.select(closed.c.game).where(closed.c.game == game)).first()
-            if there is None:
-                connection.execute(closed.insert().values(game=game, at=_now()))
-
     def closed(self) -> frozenset[int]:
-        """The games their host has closed."""
+        """The games whose table is closed: those whose last entry is a close (:mod:`hazard.table.closing`),
+        and those an older record closed beside the chain (its ``hazard_closed`` table)."""
         import sqlalchemy as sa
 
-        closed = _schema().closed
+        schema = _schema()
+        games, entries, legacy = schema.games, schema.entries, schema.closed
+        if self._layout is _Layout.EMPTY:
+            return frozenset()
+        found: set[int] = set()
         with self._read() as connection:
-            if not self._has(connection, closed):
-                return frozenset()
-            return frozenset(int(game) for game in connection.execute(sa.select(closed.c.game)).scalars())
+            if self._layout is _Layout.CHAINED:
+                last = games.join(
+                    entries, (entries.c.game == games.c.id) & (entries.c.seq == games.c.entries)
+                )
+                rows = connection.execute(
+                    sa.select(games.c.id, entries.c.data)
+                    .select_from(last)
+                    .where(entries.c.data.like(f'%"{CLOSE_TYPE}"%'))  # only a cheap sieve: read below
+                ).all()
+                found.update(int(game) for game, data in rows if _closes(data))
+            if self._has(connection, legacy):
+                found.update(int(game) for game in connection.execute(sa.select(legacy.c.game)).scalars())
+        return frozenset(found)
 
     def heads(self, games: Sequence[int]) -> dict[int, int]:
         """How many entries each of ``games`` has now: one cheap read, for a watcher of other writers."""
@@ -706,6 +712,15 @@ class GameStore:
                 sa.select(table.c.id, table.c.entries).where(table.c.id.in_(list(games)))
             ).all()
         return {int(game): int(count) for game, count in rows}
+
+    def head(self, game: int) -> int | None:
+        """How many entries game ``game`` has now (None: no such game): the one cheap read, by a statement
+        built once, that a server makes before it answers from its own copy of a table."""
+        if self._layout is not _Layout.CHAINED:
+            return None
+        with self._read() as connection:
+            found = connection.execute(_schema().head_of, {"game_id": game}).first()
+        return None if found is None else int(found[0])
 
     def games(self) -> list[GameSummary]:
         """Every game, newest first."""
@@ -788,6 +803,12 @@ class GameStore:
                 sa.select(*entry_columns).where(schema.entries.c.game == game).order_by(schema.entries.c.seq)
             ).all()
             signatures = self._signatures(connection, game) if chained else {}
+            closed = self._has(connection, schema.closed) and (
+                connection.execute(
+                    sa.select(schema.closed.c.game).where(schema.closed.c.game == game)
+                ).first()
+                is not None
+            )
         row = dict(found)
         _check_types(game, row, lines)
         if chained:
@@ -801,6 +822,8 @@ class GameStore:
                 raise InvalidError(f"record of game {game} is corrupt: entry {expected} is missing")
             entries.append(_entry(game, info.format, line))
         replayed = replay(info, entries)
+        if closed and not replayed.closed:
+            replayed = dataclasses.replace(replayed, closed=True)
         if not chained:
             return replayed
         setup = {name: row[name] for name in _SETUP_COLUMNS}
@@ -1300,8 +1323,14 @@ def _signed(
     return {"hand": item.hand, "public_key": signer.public_key.hex(), "signature": signature}
 
 
-def _entry_data(actor: Actor, item: TableAction | Correction | FairNote) -> str:
+def _entry_data(actor: Actor, item: TableAction | Correction | FairNote | Close) -> str:
     return json.dumps(entry_to_json(actor, item), sort_keys=True)
+
+
+def _closes(data: object) -> bool:
+    """Whether a stored entry's text is a close."""
+    stored = _json(data)
+    return isinstance(stored, dict) and set(stored) == {"actor", CLOSE_TYPE}
 
 
 def _text(value: object) -> str:

@@ -11,6 +11,7 @@ a bot caster accepts, the bots' own moves (:meth:`Session.bots_act`), and correc
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,7 +20,6 @@ from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.core.rulesets import paytable_for
 from hazard.table.actions import (
     DICE,
     REFEREE,
@@ -35,6 +35,7 @@ from hazard.table.actions import (
     parse_action,
 )
 from hazard.table.bots import BotBrains, BotMove
+from hazard.table.closing import Close, check_open, item_text
 from hazard.table.dice import DiceKind, DiceSource, dice_for
 from hazard.table.events import AnyEvent, CasterChanged
 from hazard.table.fair import (
@@ -51,8 +52,8 @@ from hazard.table.fair import (
     new_client_seed,
     new_server_seed,
 )
+from hazard.table.follow import Recorded, follow
 from hazard.table.game import (
-    MARK_EVERY,
     Correction,
     Entry,
     GameInfo,
@@ -66,46 +67,14 @@ from hazard.table.game import (
 )
 from hazard.table.money import MoneyStyle, command_style
 from hazard.table.record import GameStore, StaleError
+from hazard.table.setup import check_seats, table_paytable
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
 
-__all__ = ["Recorded", "Session", "check_seats", "table_paytable"]
+__all__ = ["NEWS", "Recorded", "Session", "check_seats", "table_paytable"]
 
-EVEN = "even"
-"""The paytable a table settles by when its ruleset gives none."""
-
-
-def table_paytable(
-    ruleset: Ruleset, name: str | None = None, *, paths: bool = False
-) -> tuple[Paytable, bool]:
-    """The paytable a table of ``ruleset`` settles by: ``name`` (a built-in id; with ``paths``, the
-    terminal's, also a file's path), else the ruleset's own, else even money.
-
-    The flag says whether even money was chosen because the ruleset gives no paytable (front ends say so).
-    """
-    chosen = paytable_for(ruleset, name, paths=paths)
-    if chosen is not None:
-        return chosen, False
-    even = paytable_for(ruleset, EVEN)
-    assert even is not None
-    return even, True
-
-
-def check_seats(
-    ruleset: Ruleset, paytable: Paytable, stakes: StakeArrangement | None, seats: list[Sit]
-) -> None:
-    """Try ``seats`` at an empty table, so that a bad name or bankroll starts no game in the record."""
-    table = new_table(ruleset, paytable, stakes)
-    for sit in seats:
-        table, _ = apply_action(table, sit, by=REFEREE)
-
-
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """An entry just written to the record, and what it did."""
-
-    entry: Entry
-    events: tuple[AnyEvent, ...]
+NEWS = 1024
+"""How many of the latest entries :attr:`Session.news` keeps (a front end letting more pile up shows all)."""
 
 
 @dataclass
@@ -126,8 +95,11 @@ class Session:
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
-    missed: list[Recorded] = field(default_factory=list)
-    """Entries other writers made, read by :meth:`catch_up`, until a front end takes them to show."""
+    closed: bool = False
+    """Whether the table is closed (:mod:`hazard.table.closing`): nothing more may be done at it."""
+    news: deque[Recorded] = field(default_factory=lambda: deque(maxlen=NEWS))
+    """Every entry this session has written (the fair dice's notes of a hand's end too) or read from other
+    writers, with its events, in order, until a front end takes them (:meth:`take_news`) to tell others."""
     money: MoneyStyle = MoneyStyle.EXACT
     """How the front end shows money: every sum a refusal shows is in it (where that is exact)."""
 
@@ -202,6 +174,7 @@ class Session:
         )
         session = cls(store, info, table, entries, source, brains or BotBrains(), opening)
         session.secret = secret
+        session.news.extend(opening)
         return session
 
     @classmethod
@@ -230,6 +203,7 @@ class Session:
             brains or BotBrains(),
             timeline=replayed.timeline,
             fair=replayed.ledger.state if info.dice is DiceKind.FAIR else None,
+            closed=replayed.closed,
         )
         session.secret = session._kept_secret()
         return session
@@ -264,6 +238,16 @@ class Session:
 
     # --- acting -------------------------------------------------------------------------------------------
 
+    def take_news(self) -> list[Recorded]:
+        """The entries written or read since a front end last took them (:attr:`news`), in order."""
+        news = list(self.news)
+        self.news.clear()
+        return news
+
+    def _since(self, known: int) -> list[Recorded]:
+        """What :attr:`news` holds after entry ``known``: what an act or the bots' moves just wrote."""
+        return [recorded for recorded in self.news if recorded.entry.seq > known]
+
     def act(
         self,
         command: TableAction | ThrowDice | SetSeed | str,
@@ -274,7 +258,9 @@ class Session:
     ) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
-        Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
+        Returns every entry it wrote, in order: a throw for a bot caster that must call first writes the call
+        too, and an action that ends a hand of the fair dice is followed by the hand's reveal and the next
+        hand's commitment.
         ``client`` is the sender's own number for the action, kept with the entry that makes it (the throw
         itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player. Both are
         written in that entry's transaction (:meth:`GameStore.append`).
@@ -283,6 +269,19 @@ class Session:
         - a caster's stake under the bank arrangement is covered by the first bot that can;
         - a bet laid once the chance is set, against a bot caster who can cover it, carries its consent.
         """
+        check_open(self.closed, self.game, command if isinstance(command, str) else "action")
+        known = len(self.entries)
+        self._act(command, by=by, client=client, key=key)
+        return self._since(known)
+
+    def _act(
+        self,
+        command: TableAction | ThrowDice | SetSeed | str,
+        *,
+        by: Actor,
+        client: str | None,
+        key: str | None,
+    ) -> list[Recorded]:
         if isinstance(command, str):
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
         if isinstance(command, ThrowDice):
@@ -323,6 +322,7 @@ class Session:
         self, action: TableAction, *, by: Actor, client: str | None = None, key: str | None = None
     ) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
+        check_open(self.closed, self.game, action_text(action))
         if isinstance(action, Roll) and self.info.dice.own:
             raise IllegalError(
                 f"illegal {self._text(action)} by {by} in game {self.game}: the game throws its "
@@ -337,6 +337,7 @@ class Session:
 
         A bot caster that must call a main calls it first.
         """
+        check_open(self.closed, self.game, "throw")
         if not self.info.dice.own:
             raise IllegalError(
                 f"illegal throw by {by} in game {self.game}: its throws are real dice, typed in as they fell"
@@ -386,6 +387,7 @@ class Session:
 
     def set_seed(self, request: SetSeed, *, by: Actor, client: str | None = None) -> Recorded:
         """Set a player's own seed for the fair dice, from the next hand on: by him, or by the referee."""
+        check_open(self.closed, self.game, f"seed for {request.player}")
         if self.fair is None:
             raise IllegalError(
                 f"illegal seed for {request.player} in game {self.game}: its dice are "
@@ -415,7 +417,9 @@ class Session:
         fair = self.fair.after(len(self.entries) + 1, note)
         entry = self._append(by, note, secret=secret, client=client)
         self.fair = fair
-        return Recorded(entry, ())
+        done = Recorded(entry, ())
+        self.news.append(done)
+        return done
 
     def _record(
         self,
@@ -431,12 +435,14 @@ class Session:
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
+        done = Recorded(entry, events)
+        self.news.append(done)  # before the notes of a hand's end, which follow it in the record
         if self.fair is not None:
             assert fair is not None
             self.fair = fair
             if any(isinstance(event, CasterChanged) and event.old is not None for event in events):
                 self._next_hand()
-        return Recorded(entry, events)
+        return done
 
     def _next_hand(self) -> None:
         """The dice have passed: the hand ends, its seed is shown, and the next hand's seed is committed."""
@@ -452,14 +458,16 @@ class Session:
     def _append(
         self,
         by: Actor,
-        item: TableAction | Correction | FairNote,
+        item: TableAction | Correction | FairNote | Close,
         *,
         secret: tuple[int, bytes] | None = None,
         client: str | None = None,
         key: tuple[str, str] | None = None,
     ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
-        up with the record (so this one never writes from a stale table) and say so."""
+        up with the record (so this one never writes from a stale table) and say so. Nothing is written at a
+        closed table: the one place every entry passes."""
+        check_open(self.closed, self.game, item_text(item))
         seq = len(self.entries) + 1
         try:
             entry = self.store.append(self.game, by, item, seq=seq, secret=secret, key=key, request=client)
@@ -473,7 +481,7 @@ class Session:
         """Reload the game from its record: the table as the record now has it, whoever wrote it.
 
         Returns the entries this session had not seen, with their events; they are also kept in
-        :attr:`missed` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
+        :attr:`news` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
         """
         known = len(self.entries)
         if known:
@@ -482,62 +490,76 @@ class Session:
             except HazardError:
                 caught = None  # a correction, or something that does not follow: replay the whole game
             if caught is not None:
-                self.missed.extend(caught)
+                self.news.extend(caught)
                 return caught
         replayed = self.store.load(self.game)
         self.table = replayed.table
         self.entries = list(replayed.entries)
         self.timeline = replayed.timeline
+        self.closed = replayed.closed
         if self.fair is not None:
             self.fair = replayed.ledger.state
             self.secret = self._kept_secret()
         caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
-        self.missed.extend(caught)
+        self.news.extend(caught)
         return caught
 
     def _follow(self, entries: Sequence[Entry]) -> list[Recorded] | None:
-        """Play the entries another writer made onto this session's table, one by one, as the record's replay
-        would; None where one is a correction (which replays from a kept table instead). Nothing changes
-        unless every entry plays."""
-        if any(isinstance(entry.item, Correction) for entry in entries):
-            return None
-        table, fair = self.table, self.fair
+        """Play the entries another writer made onto this session's table (:func:`follow`); None where one is
+        a correction. Nothing changes unless every entry plays."""
         assert self.timeline is not None
-        marks = dict(self.timeline.marks)
-        done = []
-        for entry in entries:
-            item = entry.item
-            events: tuple[AnyEvent, ...] = ()
-            if isinstance(item, FairNote) or (fair is not None and isinstance(item, Roll)):
-                if fair is None:
-                    raise InvalidError(f"record of game {self.game}: entry {entry.seq} is a fair dice note")
-                fair = fair.after(entry.seq, item)
-            if not isinstance(item, FairNote | Correction):
-                table, events = apply_action(table, item, by=entry.actor)
-            if (
-                entry.seq + 1
-            ) % MARK_EVERY == 1:  # the table before the next entry is kept, as replay keeps it
-                marks[entry.seq + 1] = table
-            done.append(Recorded(entry, events))
-        self.table, self.fair = table, fair
+        followed = follow(self.timeline, self.table, self.fair, self.closed, entries)
+        if followed is None:
+            return None
+        self.table, self.fair, self.closed, self.timeline = followed.state
         self.entries.extend(entries)
-        self.timeline = Timeline(self.info, marks)
-        if fair is not None:
+        if self.fair is not None:
             self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
-        return done
+        return list(followed.done)
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
 
-        With ``call`` False a bot caster holds back its call, so that people may still stake first.
+        With ``call`` False a bot caster holds back its call, so that people may still stake first. Returns
+        every entry written (a bot's pass that ends a hand of the fair dice writes its reveal and the next
+        commitment too); at a closed table the bots do nothing.
         """
-        done: list[Recorded] = []
+        if self.closed:
+            return []
+        known = len(self.entries)
         for _ in range(100):  # each move makes progress; the bound only guards against a policy loop
             move: BotMove | None = self.brains.wanted(self.table, call=call)
             if move is None:
                 break
-            done.append(self._record(move.action, move.by))
-        return done
+            self._record(move.action, move.by)
+        return self._since(known)
+
+    def close(self, *, by: Actor = REFEREE) -> list[Recorded]:
+        """Close the table, by its referee (at the web, its host): nothing more may be done at it after this.
+
+        At a table of fair dice the hand in play is revealed first, in the close's transaction, so that its
+        server seed is shown though the hand never ends. Returns the reveal, if any, and the close."""
+        if not by.is_referee:
+            raise ActorError(f"illegal close of table {self.game} by {by}: only its host closes the table")
+        check_open(self.closed, self.game, "close")
+        known, fair, secret = len(self.entries), self.fair, self.secret
+        try:
+            with self.store.batch():
+                hand = None if fair is None else fair.current
+                if hand is not None and secret is not None:
+                    self._note(Revealed(hand.number, secret.hex()), DICE)
+                entry = self._append(by, Close())
+        except StaleError:
+            raise  # nothing was written, and the session has caught up with the record
+        except BaseException:  # the transaction did not commit: the session is as the record is
+            del self.entries[known:]
+            while self.news and self.news[-1].entry.seq > known:
+                self.news.pop()
+            self.fair, self.secret = fair, secret
+            raise
+        self.closed, self.secret = True, None
+        self.news.append(Recorded(entry, ()))
+        return self._since(known)
 
     # --- corrections --------------------------------------------------------------------------------------
 
@@ -554,6 +576,7 @@ class Session:
             if not standing:
                 raise IllegalError("illegal undo: no action stands in the record yet")
             target = standing[-1][0]
+        check_open(self.closed, self.game, f"correction of entry {target}")
         seq = len(self.entries) + 1
         check_correction(self.entries, target, seq, by)
         if self.fair is not None and isinstance(self.entries[target - 1].item, Roll):
@@ -575,6 +598,7 @@ class Session:
             raise IllegalError(f"illegal correction of entry {target}: {error}") from None
         entry = self._append(by, correction)
         self.table, self.timeline = table, timeline
+        self.news.append(Recorded(entry, ()))
         return self.entries[target - 1], entry, self.table
 
 

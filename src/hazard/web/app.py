@@ -297,7 +297,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{game}", summary="A table's state", responses=_REFUSALS)
     async def table_state(game: Annotated[int, _GAME]) -> dict[str, Any]:
-        async with hub.locked(game) as live:
+        async with hub.current(game) as live:  # as the record has it now, whichever server wrote it
             return live.state()
 
     @app.get(
@@ -355,8 +355,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{game}/close", summary="Close the table (the host)", responses=_REFUSALS)
     async def close(game: Annotated[int, _GAME], request: Request) -> dict[str, Any]:
         by = await hub.holder(game, _token(request, game, "host"))
-        await hub.close(game, by=by)
-        return {"closed": game}
+        seq = await hub.close(game, by=by)
+        return {"closed": game, "seq": seq}
 
     @app.get("/api/tables/{game}/whoami", summary="Who a token is at the table")
     async def whoami(game: Annotated[int, _GAME], request: Request) -> dict[str, Any]:
@@ -470,7 +470,8 @@ async def _seater(hub: Hub, request: Request, game: int) -> Holder | None:
 
 async def _viewer(hub: Hub, request: Request, game: int) -> Viewer:
     """Who a page is for: the seat its cookie (or token) holds, and whether it holds the host's keys."""
-    await hub.table(game)
+    async with hub.current(game):  # a table that another server has moved on is caught up first
+        pass
     seat = await hub.holder(game, _token(request, game, "seat"))
     host = await hub.holder(game, _token(request, game, "host"))
     return Viewer(
@@ -485,11 +486,8 @@ async def _follow(hub: Hub, websocket: WebSocket, game: int, since: int) -> None
     The client says nothing; a client that drops reconnects with the last entry number it saw.
     """
     try:
-        # Under the table's lock: the first update and the queue start at one committed entry, so nothing
-        # written meanwhile is either missed or sent twice.
-        async with hub.locked(game) as live:
-            queue = hub.subscribe(live)
-            first = live.since(since).text
+        live, queue, missed = await hub.follow(game, since)
+        first = missed.text
     except HazardError as error:
         await websocket.close(code=4404 if isinstance(error, NoSuchTable) else 4422, reason=str(error)[:120])
         return

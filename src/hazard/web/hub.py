@@ -34,6 +34,7 @@ from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
+    DICE,
     MAX_REQUEST,
     REFEREE,
     Actor,
@@ -41,6 +42,8 @@ from hazard.table import (
     BotBrains,
     BotPolicy,
     Call,
+    Close,
+    Committed,
     Correction,
     DiceKind,
     Fix,
@@ -52,6 +55,7 @@ from hazard.table import (
     PassDice,
     Recorded,
     RecordUnavailable,
+    Revealed,
     Roll,
     Session,
     SetSeed,
@@ -182,7 +186,8 @@ class LiveTable:
     answers: OrderedDict[int, list[str]] = field(default_factory=OrderedDict)
     """The events, by entry, of the latest actions: what an action sent again is answered with."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
-    closed: bool = False
+    told: int = 0
+    """The last entry its followers have been sent (every entry up to it, once each, in order)."""
     used: float = field(default_factory=time.monotonic)
     """When the table was last asked for (``time.monotonic``): a table idle long enough is let go."""
 
@@ -192,6 +197,11 @@ class LiveTable:
     @property
     def game(self) -> int:
         return self.session.game
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table is closed: as its record says (:mod:`hazard.table.closing`)."""
+        return self.session.closed
 
     @property
     def seq(self) -> int:
@@ -211,9 +221,9 @@ class LiveTable:
         head = self.seq
         if seq == head:
             return Update(head)
-        kept = list(self.recent)
-        if 0 <= seq < head and kept and kept[0].entry.seq <= seq + 1:
-            return Update(head, tuple(entry_json(done) for done in kept if done.entry.seq > seq))
+        kept = [done for done in self.recent if done.entry.seq > seq]
+        if 0 <= seq < head and [done.entry.seq for done in kept] == list(range(seq + 1, head + 1)):
+            return Update(head, tuple(entry_json(done) for done in kept))
         return Update(head, state=self.state())
 
     def state(self) -> dict[str, Any]:
@@ -265,6 +275,7 @@ class Hub:
         self._watch_stop = self.store.listen(self._woken)
 
     async def stop(self) -> None:
+        self._loop = None  # the listener's thread may still wake once: it finds nobody to tell
         if self._watch_stop is not None:
             self._watch_stop()
         if self._watcher is not None:
@@ -279,7 +290,8 @@ class Hub:
     def _woken(self, game: int, seq: int) -> None:
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._notified, game, seq)
+            with contextlib.suppress(RuntimeError):  # the hub has stopped and its loop closed meanwhile
+                loop.call_soon_threadsafe(self._notified, game, seq)
 
     def _notified(self, game: int, seq: int) -> None:
         """An entry was committed: look at its table only if it is open here and behind (this server's own
@@ -313,7 +325,8 @@ class Hub:
 
         session = await self._write(start)
         live = LiveTable(session)
-        live.recent.extend(session.opening)
+        live.recent.extend(session.take_news())
+        live.told = live.seq
         self._tables[session.game] = live
         self._keys[(session.game, token_digest(token))] = Holder(None)
         return live, token
@@ -376,6 +389,26 @@ class Hub:
                     return
         raise RecordUnavailable(f"table {game} could not be read from the record: try again")
 
+    @contextlib.asynccontextmanager
+    async def current(self, game: int) -> AsyncIterator[LiveTable]:
+        """Table ``game`` under its lock, as the record has it now: a read that answers from the record's
+        head, not from what this server last saw (one cheap look at the head; a catch-up where another server
+        has written since, told to this server's followers too)."""
+        async with self.locked(game) as live:
+            head = await asyncio.to_thread(self.store.head, game)
+            if head is not None and head != live.seq:
+                await asyncio.to_thread(live.session.catch_up)
+                await self._caught_up(live)
+            yield live
+
+    async def follow(self, game: int, since: int) -> tuple[LiveTable, asyncio.Queue[Update | None], Update]:
+        """Follow table ``game`` from entry ``since``: the table, the follower's queue, and its first update
+        (what it missed). Under the table's lock, at the record's head: the first update and the queue start
+        at one entry, so nothing written meanwhile is either missed or sent twice."""
+        async with self.current(game) as live:
+            self._told(live)
+            return live, self.subscribe(live), live.since(since)
+
     def _drop(self, live: LiveTable) -> None:
         """Let go of a table whose session is ahead of the record (its batch did not commit): its followers
         reconnect, and whoever needs it next loads it from the record."""
@@ -395,9 +428,9 @@ class Hub:
         brains = BotBrains.from_settings(replayed.info.settings)
         session = Session.resume(self.store, game, kind=GameKind.WEB, brains=brains)
         live = LiveTable(session, requests=self.store.requests(game))
-        live.closed = game in self.store.closed()
         for entry in replayed.entries[-KEPT:]:
             live.recent.append(Recorded(entry, tuple(replayed.events_of(entry.seq))))
+        live.told = live.seq  # a follower gets its first update from here (LiveTable.since)
         return live
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -480,7 +513,7 @@ class Hub:
     async def _act(
         self,
         game: int,
-        command: TableAction | ThrowDice | SetSeed | Fix,
+        command: TableAction | ThrowDice | SetSeed | Fix | Close,
         actor: Actor,
         client: str | None,
         based_on: int | None,
@@ -491,28 +524,30 @@ class Hub:
             for _ in range(_TRIES):
                 if client is not None and client in live.requests:
                     return await self._answer(live, live.requests[client])
-                if live.closed:
-                    raise IllegalError(f"illegal action at table {game}: its host has closed it")
+                if live.closed and isinstance(command, Close):  # closing it twice is closing it once
+                    return live.seq, []
                 if based_on is not None:
                     _check_based_on(live, based_on)
                 try:
-                    made, moved = await self._write(self._play, live.session, command, actor, client, key)
+                    made, _ = await self._write(self._play, live.session, command, actor, client, key)
                 except StaleError:  # another server wrote first: the session has caught up; try again
-                    await self._caught_up(live, live.session.missed[:])
+                    await self._caught_up(live)
                     continue
                 except Uncommitted:
                     self._drop(live)
                     raise
                 except HazardError:
+                    self._told(live)  # whatever was written before the refusal (a bot caster's call)
                     # Refused by this server's table: if another server has moved the table on, the refusal
                     # may be stale (or the action a resend, already made there): catch up and look again.
                     head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
                     if head <= live.seq:
                         raise
-                    await self._caught_up(live, await asyncio.to_thread(live.session.catch_up))
+                    await asyncio.to_thread(live.session.catch_up)
+                    await self._caught_up(live)
                     continue
-                self._told(live, [*made, *moved])
-                seq = made[-1].entry.seq  # the action's own entry: after the dice's notes, before the bots'
+                self._told(live)
+                seq = _own(made)
                 if client is not None:
                     live.requests[client] = seq
                 events = _said(made)
@@ -523,16 +558,16 @@ class Hub:
                 "it again"
             )
 
-    async def _caught_up(self, live: LiveTable, caught: list[Recorded]) -> None:
-        """The session has read what other servers wrote: read their client numbers too, and tell."""
-        live.session.missed.clear()
+    async def _caught_up(self, live: LiveTable) -> None:
+        """The session has read what other servers wrote (into its news): read their client numbers too, and
+        tell."""
         live.requests = await asyncio.to_thread(self.store.requests, live.game)
-        self._told(live, caught)
+        self._told(live)
 
     @staticmethod
     def _play(
         session: Session,
-        command: TableAction | ThrowDice | SetSeed | Fix,
+        command: TableAction | ThrowDice | SetSeed | Fix | Close,
         actor: Actor,
         client: str | None,
         key: str | None,
@@ -542,6 +577,8 @@ class Hub:
         if isinstance(command, Fix):
             _, correction, _ = session.correct(command.target, command.replacement, by=actor)
             made = [Recorded(correction, ())]  # its answer is what it did: see _said
+        elif isinstance(command, Close):
+            return session.close(by=actor), []
         else:
             made = session.act(
                 command, by=actor, client=client, key=None if key is None else token_digest(key)
@@ -555,14 +592,14 @@ class Hub:
         replayed = await asyncio.to_thread(self.store.load, live.game)
         return seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)]
 
-    async def close(self, game: int, *, by: Holder | None) -> None:
-        """Close the table: only its host may."""
+    async def close(self, game: int, *, by: Holder | None) -> int:
+        """Close the table: only its host may. The close is an entry of the record (with the reveal of the
+        hand in play at a table of fair dice), which every server learns as it learns any other; returns its
+        number."""
         if by is None or not by.is_host:
             raise ActorError(f"illegal close of table {game}: only its host closes a table")
-        async with self.locked(game) as live:
-            await self._write(self.store.close_game, game)
-            live.closed = True
-            self._told(live, [])
+        seq, _ = await self._act(game, Close(), REFEREE, None, None)
+        return seq
 
     async def _write(self, work: Callable[..., _T], *args: object) -> _T:
         """Run ``work`` (which writes to the record) on the writer, committed with whatever else is waiting
@@ -585,14 +622,20 @@ class Hub:
         _drain(queue)
         _offer(queue, None)
 
-    def _told(self, live: LiveTable, done: list[Recorded]) -> None:
-        """Keep what was written, tell every follower of the table here, and wake the other servers."""
-        live.recent.extend(done)
-        update = (
-            Update(live.seq, tuple(entry_json(d) for d in done))
-            if done
-            else Update(live.seq, state=live.state())
-        )
+    def _told(self, live: LiveTable) -> None:
+        """Tell every follower of the table here what its session has written or read since they were last
+        told: each entry once, in order, whoever wrote it (the session's news holds them all)."""
+        news = [done for done in live.session.take_news() if done.entry.seq > live.told]
+        head = live.seq
+        if head == live.told and not news:
+            return
+        if [done.entry.seq for done in news] == list(range(live.told + 1, head + 1)):
+            live.recent.extend(news)
+            update = Update(head, tuple(entry_json(done) for done in news))
+        else:  # not the entries after the last told (more piled up than news keeps): the whole state
+            live.recent.clear()
+            update = Update(head, state=live.state())
+        live.told = head
         for queue in list(live.listeners):
             if not _offer(queue, update):
                 # A client too slow to take its updates gets the whole state once it catches up.
@@ -624,10 +667,10 @@ class Hub:
                         if self._tables.get(game) is not live:  # let go meanwhile
                             continue
                         try:
-                            caught = await asyncio.to_thread(live.session.catch_up)
+                            await asyncio.to_thread(live.session.catch_up)
                         except InvalidError:
                             continue
-                        await self._caught_up(live, caught)
+                        await self._caught_up(live)
 
 
 def _request_key(by: Holder, client: str | None) -> str | None:
@@ -637,6 +680,15 @@ def _request_key(by: Holder, client: str | None) -> str | None:
         return None
     who = "host" if by.player is None else f"seat {by.player}"
     return hashlib.sha256(f"{who}\x00{client}".encode()).hexdigest()
+
+
+def _own(made: list[Recorded]) -> int:
+    """The number of an action's own entry among those it made: after the dice's notes that came before it
+    (a hand's seeds), before those its end wrote after it (a reveal, the next commitment)."""
+    for done in reversed(made):
+        if not isinstance(done.entry.item, Revealed | Committed) or done.entry.actor != DICE:
+            return done.entry.seq
+    return made[-1].entry.seq
 
 
 def _said(made: list[Recorded]) -> list[str]:

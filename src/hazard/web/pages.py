@@ -139,7 +139,7 @@ class Pages:
     # --- a table ----------------------------------------------------------------------------------------
 
     async def table(self, game: int, viewer: Viewer, *, mode: str) -> str:
-        async with self.hub.locked(game) as live:
+        async with self.hub.current(game) as live:
             view = self._view(live, viewer, mode)
             seq = live.seq
         title = f"{live.session.info.label} · Hazard"
@@ -159,7 +159,7 @@ class Pages:
         return _page(title, body, data=data)
 
     async def view(self, game: int, viewer: Viewer, *, mode: str) -> str:
-        async with self.hub.locked(game) as live:
+        async with self.hub.current(game) as live:
             return self._view(live, viewer, mode)
 
     def _view(self, live: LiveTable, viewer: Viewer, mode: str) -> str:
