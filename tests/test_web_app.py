@@ -200,9 +200,12 @@ def test_the_host_seats_a_late_arrival_and_a_bot_and_a_player_seats_nobody_else(
         f"/api/tables/{table.id}/seats", json={"name": "Bob", "bankroll": "50"}, headers=bearer(table.host)
     )
     assert late.status_code == 201
-    assert late.json()["token"]
+    assert late.json()["token"] is None  # the host is given a claim code for him, never his seat's token
     assert f"hazard_seat_{table.id}" not in late.cookies
-    table.tokens["Bob"] = late.json()["token"]
+    claimed = client.post(f"/api/tables/{table.id}/claim", json={"code": late.json()["claim"]})
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["seat"] == "Bob"
+    table.tokens["Bob"] = claimed.json()["token"]
     assert table.ok("Bob", "stake 1")["events"] == ["Bob stakes 1 against Ann"]
     refused(
         client.post(
@@ -559,6 +562,7 @@ def test_the_openapi_page_documents_the_api(client: TestClient) -> None:
 
 
 def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client: TestClient) -> None:
+    client.headers["origin"] = "http://testserver"  # a browser's POSTs say the page they come from
     made = client.post("/api/tables", json={"ruleset": "wikipedia"})
     game = made.json()["id"]
     assert client.cookies.get(f"hazard_host_{game}")  # the creator's browser holds the host's keys
@@ -576,14 +580,20 @@ def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client:
     )
     assert late.status_code == 201
     assert client.cookies.get(f"hazard_seat_{game}") == joined.json()["token"]  # still Ann's
+    link = late.json()["claim_url"]
+    assert link == f"/tables/{game}/claim?code={late.json()['claim']}"
     client.cookies.clear()
-    claimed = client.get(
-        f"/tables/{game}/claim", params={"token": late.json()["token"]}, follow_redirects=False
-    )
+    page = client.get(link)  # what a chat app's preview fetches: it spends nothing
+    assert page.status_code == 200
+    assert "Take the seat of Bob" in page.text
+    assert f'action="/tables/{game}/claim?code=' in page.text
+    claimed = client.post(link, follow_redirects=False)  # the page's button
     assert claimed.status_code == 303
     assert claimed.headers["location"] == f"/tables/{game}"
     assert client.get(f"/api/tables/{game}/whoami").json() == {"seat": "Bob", "host": False}
-    refused(client.get(f"/tables/{game}/claim", params={"token": "forged"}), 403, "holds no seat")
+    forged = client.get(f"/tables/{game}/claim", params={"code": "forged"})
+    assert forged.status_code == 403
+    assert "holds no seat" in forged.text
     refused(
         client.post(
             f"/api/tables/{game}/seats",

@@ -105,6 +105,7 @@ from hazard.table.game import (
     replay,
     standing,
 )
+from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     MAX_GAME,
@@ -148,6 +149,8 @@ __all__ = [
     "CancelBet",
     "CasterChanged",
     "Choices",
+    "ClaimError",
+    "ClaimState",
     "ClientSeeded",
     "Committed",
     "Correction",
@@ -213,6 +216,7 @@ __all__ = [
     "best_main",
     "check_game_number",
     "check_name",
+    "check_seating",
     "check_seats",
     "choices",
     "commitment",
@@ -228,6 +232,7 @@ __all__ = [
     "format_money",
     "game_json",
     "hands_json",
+    "holds",
     "info_json",
     "is_verb",
     "new_table",
@@ -237,6 +242,7 @@ __all__ = [
     "parse_money",
     "parse_odds",
     "replay",
+    "request_key",
     "standing",
     "table_json",
     "table_paytable",

@@ -25,6 +25,7 @@ from hazard.table.actions import (
     REFEREE,
     Actor,
     ActorError,
+    Leave,
     SetSeed,
     Sit,
     Stake,
@@ -64,6 +65,7 @@ from hazard.table.game import (
     fair_ledger,
     replay,
 )
+from hazard.table.keys import check_seating
 from hazard.table.record import GameStore, StaleError
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
@@ -170,7 +172,7 @@ class Session:
             opened.append((DICE, note, ()))
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
-            table, events = apply_action(table, sit, by=by)
+            table, events = apply_action(table, sit, by=by, seq=len(moves) + 1)
             moves.append((by, sit))
             opened.append((by, sit, events))
         info = store.create(
@@ -259,18 +261,26 @@ class Session:
         by: Actor,
         client: str | None = None,
         key: str | None = None,
+        claim: tuple[str, str] | None = None,
+        seating: int | None = None,
     ) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
         Returns every entry it wrote (a throw for a bot caster that must call first writes the call too).
         ``client`` is the sender's own number for the action, kept with the entry that makes it (the throw
-        itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player. Both are
+        itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player, and ``claim``
+        the digest and expiry of the claim code that a ``sit`` by the host gives a late arrival. All are
         written in that entry's transaction (:meth:`GameStore.append`).
+
+        ``seating`` is the seating the sender's key opens: refused unless its player holds it now (a table
+        behind the record is caught up by the append, which is never made from a stale table).
 
         - ``throw`` (:class:`ThrowDice`) throws the game's own dice (:meth:`throw`);
         - a caster's stake under the bank arrangement is covered by the first bot that can;
         - a bet laid once the chance is set, against a bot caster who can cover it, carries its consent.
         """
+        if seating is not None:
+            check_seating(self.table, by, seating)
         if isinstance(command, str):
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
         if isinstance(command, ThrowDice):
@@ -303,12 +313,18 @@ class Session:
         ):
             assert table.caster is not None
             return [self.play(replace(command, consent=True), by=Actor.player(table.caster), client=client)]
-        if key is not None and not isinstance(command, Sit):
+        if (key is not None or claim is not None) and not isinstance(command, Sit):
             raise IllegalError(f"illegal {action_text(command)} by {by}: only a sit gives a seat its key")
-        return [self.play(command, by=by, client=client, key=key)]
+        return [self.play(command, by=by, client=client, key=key, claim=claim)]
 
     def play(
-        self, action: TableAction, *, by: Actor, client: str | None = None, key: str | None = None
+        self,
+        action: TableAction,
+        *,
+        by: Actor,
+        client: str | None = None,
+        key: str | None = None,
+        claim: tuple[str, str] | None = None,
     ) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
         if isinstance(action, Roll) and self.info.dice.own:
@@ -316,8 +332,10 @@ class Session:
                 f"illegal {action_text(action)} by {by} in game {self.game}: the game throws its own "
                 f"{self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming one"
             )
-        seat = None if key is None or not isinstance(action, Sit) else (key, check_name(action.name))
-        return self._record(action, by, client=client, key=seat)
+        name = check_name(action.name) if isinstance(action, Sit) else None
+        seat = None if key is None or name is None else (key, name)
+        code = None if claim is None or name is None else (claim[0], name, claim[1])
+        return self._record(action, by, client=client, key=seat, claim=code)
 
     def throw(self, *, by: Actor, client: str | None = None) -> list[Recorded]:
         """Throw the game's own dice, for the caster: by the caster, the referee, or anyone for a bot caster.
@@ -407,10 +425,13 @@ class Session:
         *,
         client: str | None = None,
         key: tuple[str, str] | None = None,
+        claim: tuple[str, str, str] | None = None,
     ) -> Recorded:
-        table, events = apply_action(self.table, action, by=by)
+        table, events = apply_action(self.table, action, by=by, seq=len(self.entries) + 1)
         fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
-        entry = self._append(by, action, client=client, key=key)
+        # A seat's keys go with the entry that ends its seating (a leave, or the host's removal).
+        ends = self.table.player(action.player).seating if isinstance(action, Leave) else None
+        entry = self._append(by, action, client=client, key=key, claim=claim, revoke=ends)
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
@@ -440,12 +461,24 @@ class Session:
         secret: tuple[int, bytes] | None = None,
         client: str | None = None,
         key: tuple[str, str] | None = None,
+        claim: tuple[str, str, str] | None = None,
+        revoke: int | None = None,
     ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
         up with the record (so this one never writes from a stale table) and say so."""
         seq = len(self.entries) + 1
         try:
-            entry = self.store.append(self.game, by, item, seq=seq, secret=secret, key=key, request=client)
+            entry = self.store.append(
+                self.game,
+                by,
+                item,
+                seq=seq,
+                secret=secret,
+                key=key,
+                claim=claim,
+                revoke=revoke,
+                request=client,
+            )
         except StaleError:
             self.catch_up()
             raise StaleError(self.game, seq, len(self.entries), caught_up=True) from None
@@ -496,7 +529,7 @@ class Session:
                     raise InvalidError(f"record of game {self.game}: entry {entry.seq} is a fair dice note")
                 fair = fair.after(entry.seq, item)
             if not isinstance(item, FairNote | Correction):
-                table, events = apply_action(table, item, by=entry.actor)
+                table, events = apply_action(table, item, by=entry.actor, seq=entry.seq)
             if (
                 entry.seq + 1
             ) % MARK_EVERY == 1:  # the table before the next entry is kept, as replay keeps it

@@ -91,16 +91,17 @@ def acting_for(table: Table, action: TableAction) -> str | None:
     return table.caster
 
 
-def apply_action(table: Table, action: TableAction, *, by: Actor) -> Step:
+def apply_action(table: Table, action: TableAction, *, by: Actor, seq: int = 0) -> Step:
     """Play ``action``, taken by ``by``, at ``table``: the new table and every event, the round's and the
-    table's, in order.
+    table's, in order. ``seq`` is the number of the action's entry in the record (a sit makes it the
+    player's seating: :attr:`~hazard.table.state.Player.seating`).
 
     Raises :class:`IllegalError` for an action that actor may not take, or that is not allowed now (a stake
     nobody can cover, a throw before the caster has called), naming the actor, the action and the table;
     :class:`InvalidError` for a malformed one. The table is unchanged either way.
     """
     _check_actor(table, action, by)
-    step = _play(table, action)
+    step = _sit(table, action, seq) if isinstance(action, Sit) else _play(table, action)
     if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
         _check_grain(step[0], action)
     return step
@@ -203,14 +204,14 @@ def _check_grain(table: Table, action: TableAction) -> None:
         )
 
 
-def _sit(table: Table, action: Sit) -> Step:
+def _sit(table: Table, action: Sit, seq: int = 0) -> Step:
     name = check_name(action.name)
     if any(name_key(p.name) == name_key(name) for p in table.players):
         raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
     if len(table.players) >= MAX_PLAYERS:
         raise IllegalError(f"illegal seat for {name!r}: the table seats at most {MAX_PLAYERS} players")
     check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True)
-    player = Player(name, action.bankroll, action.bot)
+    player = Player(name, action.bankroll, action.bot, seating=seq)
     # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
     names = [p.name for p in table.players]
     at = (
