@@ -173,7 +173,7 @@ def test_a_record_of_keys_without_seatings_is_upgraded_to_the_seatings_held(tmp_
     or nothing where he has left."""
     db = str(tmp_path / "games.db")
     with server(db) as client:
-        game, host = new_table(client)
+        game, _ = new_table(client)
         sit(client, game, "Ann")
         bob = sit(client, game, "Bob")
         cat = sit(client, game, "Cat")
@@ -182,8 +182,8 @@ def test_a_record_of_keys_without_seatings_is_upgraded_to_the_seatings_held(tmp_
         rows = connection.execute("SELECT game, digest, player FROM hazard_seats").fetchall()
         connection.execute("DROP TABLE hazard_seats")
         connection.execute(
-            "CREATE TABLE hazard_seats (game INTEGER NOT NULL, digest VARCHAR(64) NOT NULL, player VARCHAR(200), "
-            "PRIMARY KEY (game, digest))"
+            "CREATE TABLE hazard_seats (game INTEGER NOT NULL, digest VARCHAR(64) NOT NULL, "
+            "player VARCHAR(200), PRIMARY KEY (game, digest))"
         )
         connection.executemany("INSERT INTO hazard_seats VALUES (?, ?, ?)", rows)
         connection.execute("DROP TABLE hazard_claims")
@@ -235,7 +235,8 @@ def test_a_claim_link_is_spent_once_and_the_host_holds_no_working_credential(cli
     taken = client.post(late["claim_url"], follow_redirects=False, headers={"origin": "http://testserver"})
     assert taken.status_code == 303
     cookie = taken.cookies.get(f"hazard_seat_{game}")
-    assert cookie and cookie != code
+    assert cookie
+    assert cookie != code
     assert "samesite=lax" in taken.headers["set-cookie"].lower()
     assert act(client, game, cookie, "stake 1").json()["events"] == ["Bob stakes 1 against Ann"]
     client.cookies.clear()
