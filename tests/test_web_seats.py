@@ -361,3 +361,20 @@ def test_a_request_without_any_credential_needs_no_origin(client: TestClient) ->
     client.cookies.clear()
     forged = client.post("/api/tables", json={"ruleset": "wikipedia"}, headers={"origin": "http://evil.test"})
     assert forged.status_code == 403
+
+
+# --- 4. look-alike names, over the web ---------------------------------------------------------------------
+
+
+def test_a_look_alike_name_is_refused_at_the_web_table_naming_whom_it_resembles(client: TestClient) -> None:
+    game, host = new_table(client)
+    sit(client, game, "Ann")
+    for name, said in (("\u0410nn", "more than one script"), ("\u00c1nn", "looks like 'Ann'")):
+        for headers in ({}, bearer(host)):
+            answer = client.post(
+                f"/api/tables/{game}/seats", json={"name": name, "bankroll": "10"}, headers=headers
+            )
+            assert answer.status_code == 409, answer.text
+            assert said in answer.json()["error"]
+    players = client.get(f"/api/tables/{game}").json()["state"]["players"]
+    assert [p["name"] for p in players] == ["Ann"]

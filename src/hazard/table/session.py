@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 
 from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
@@ -65,7 +64,8 @@ from hazard.table.game import (
     fair_ledger,
     replay,
 )
-from hazard.table.keys import check_seating
+from hazard.table.keys import check_seating, now_text
+from hazard.table.lookalike import check_sit
 from hazard.table.record import GameStore, StaleError
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
@@ -95,6 +95,7 @@ def check_seats(
     """Try ``seats`` at an empty table, so that a bad name or bankroll starts no game in the record."""
     table = new_table(ruleset, paytable, stakes)
     for sit in seats:
+        check_sit(table, sit)
         table, _ = apply_action(table, sit, by=REFEREE)
 
 
@@ -172,6 +173,7 @@ class Session:
             opened.append((DICE, note, ()))
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
+            check_sit(table, sit)
             table, events = apply_action(table, sit, by=by, seq=len(moves) + 1)
             moves.append((by, sit))
             opened.append((by, sit, events))
@@ -428,6 +430,7 @@ class Session:
         claim: tuple[str, str, str] | None = None,
     ) -> Recorded:
         table, events = apply_action(self.table, action, by=by, seq=len(self.entries) + 1)
+        check_sit(self.table, action)  # a newcomer's name, new to the table, may not pass for another's
         fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
         # A seat's keys go with the entry that ends its seating (a leave, or the host's removal).
         ends = self.table.player(action.player).seating if isinstance(action, Leave) else None
@@ -583,7 +586,7 @@ class Session:
                 f"{self.info.dice.describe(self.info.seed)}, so no throw can be named for it"
             )
         correction = Correction(target, replacement)
-        trial = [*self.entries, Entry(seq, _now(), by, correction)]
+        trial = [*self.entries, Entry(seq, now_text(), by, correction)]
         assert self.timeline is not None
         try:
             table, timeline = self.timeline.corrected(trial, target)
@@ -592,7 +595,3 @@ class Session:
         entry = self._append(by, correction)
         self.table, self.timeline = table, timeline
         return self.entries[target - 1], entry, self.table
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
