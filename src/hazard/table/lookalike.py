@@ -89,8 +89,8 @@ def _looks(name: str) -> frozenset[str]:
 
 
 def resembles(name: str, seated: Iterable[str]) -> str | None:
-    """The first of ``seated`` that ``name`` looks like (its skeleton, or its folded form's, is theirs); one of
-    the same name, whatever its case, is not another name (the table refuses it as such)."""
+    """The first of ``seated`` that ``name`` looks like (its skeleton, or its folded form's, is theirs); one
+    of the same name, whatever its case, is not another name (the table refuses it as such)."""
     looks = _looks(name)
     for other in seated:
         if other.casefold() != name.casefold() and looks & _looks(other):
