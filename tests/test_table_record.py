@@ -81,10 +81,11 @@ EVERY_ACTION: list[Move] = [
 
 
 def live(moves: list[Move], ruleset: Ruleset = WIKIPEDIA) -> Table:
-    """The table the moves lead to, played straight through the pure rules."""
+    """The table the moves lead to, played straight through the pure rules as entries 1, 2, ... (a sit's entry
+    is its player's seating)."""
     table = new_table(ruleset, WIKI_PAYS if ruleset is WIKIPEDIA else find_paytable("even"))
-    for actor, action in moves:
-        table, _ = apply_action(table, action, by=actor)
+    for seq, (actor, action) in enumerate(moves, start=1):
+        table, _ = apply_action(table, action, by=actor, seq=seq)
     return table
 
 
@@ -999,7 +1000,7 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     store.append(game, ANN, Sit("Ann", Fraction(10)), seq=1, key=("b" * 64, "Ann"), request="ann-1")
     assert store.holder(game, "a" * 64) == Holder(None)
     assert store.holder(game, "a" * 64).is_host  # type: ignore[union-attr]
-    assert store.holder(game, "b" * 64) == Holder("Ann")
+    assert store.holder(game, "b" * 64) == Holder("Ann", 1)  # the seating of entry 1, his sit
     assert store.holder(game, "c" * 64) is None
     assert store.holder(game + 1, "b" * 64) is None  # a key opens one game only
     assert store.requests(game) == {"ann-1": 1}
@@ -1014,7 +1015,7 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     assert store.head(game + 1) is None
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.requests(game) == {"ann-1": 1}
-    assert reader.holder(game, "b" * 64) == Holder("Ann")
+    assert reader.holder(game, "b" * 64) == Holder("Ann", 1)
     assert reader.closed() == frozenset({game})
     with pytest.raises(InvalidError, match="opened for reading"):
         reader.append(game, REFEREE, Close())

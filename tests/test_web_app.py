@@ -34,6 +34,9 @@ def db(tmp_path: Path) -> str:
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     with TestClient(create_app(WebConfig(db=db, poll=0.05))) as test_client:
+        # As the table's own pages do: a browser's POST names the page it comes from (cross-site requests
+        # are attacked in test_web_seats.py).
+        test_client.headers["origin"] = "http://testserver"
         yield test_client
 
 
@@ -311,9 +314,12 @@ def test_the_host_seats_a_late_arrival_and_a_bot_and_a_player_seats_nobody_else(
         f"/api/tables/{table.id}/seats", json={"name": "Bob", "bankroll": "50"}, headers=bearer(table.host)
     )
     assert late.status_code == 201
-    assert late.json()["token"]
+    assert late.json()["token"] is None  # the host is given a claim code for him, never his seat's token
     assert f"hazard_seat_{table.id}" not in late.cookies
-    table.tokens["Bob"] = late.json()["token"]
+    claimed = client.post(f"/api/tables/{table.id}/claim", json={"code": late.json()["claim"]})
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["seat"] == "Bob"
+    table.tokens["Bob"] = claimed.json()["token"]
     assert table.ok("Bob", "stake 1")["events"] == ["Bob stakes 1 against Ann"]
     refused(
         client.post(
@@ -703,14 +709,20 @@ def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client:
     )
     assert late.status_code == 201
     assert client.cookies.get(f"hazard_seat_{game}") == joined.json()["token"]  # still Ann's
+    link = late.json()["claim_url"]
+    assert link == f"/tables/{game}/claim?code={late.json()['claim']}"
     client.cookies.clear()
-    claimed = client.get(
-        f"/tables/{game}/claim", params={"token": late.json()["token"]}, follow_redirects=False
-    )
+    page = client.get(link)  # what a chat app's preview fetches: it spends nothing
+    assert page.status_code == 200
+    assert "Take the seat of Bob" in page.text
+    assert f'action="/tables/{game}/claim?code=' in page.text
+    claimed = client.post(link, follow_redirects=False)  # the page's button
     assert claimed.status_code == 303
     assert claimed.headers["location"] == f"/tables/{game}"
     assert client.get(f"/api/tables/{game}/whoami").json() == {"seat": "Bob", "host": False}
-    refused(client.get(f"/tables/{game}/claim", params={"token": "forged"}), 403, "holds no seat")
+    forged = client.get(f"/tables/{game}/claim", params={"code": "forged"})
+    assert forged.status_code == 403
+    assert "holds no seat" in forged.text
     refused(
         client.post(
             f"/api/tables/{game}/seats",

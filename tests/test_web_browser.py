@@ -643,4 +643,70 @@ def test_the_pages_policy_blocks_injected_script_and_framing(web: Web) -> None:
         or not frame.locator(".view").count()
     )
     framed.errors.clear()
+
+
+class _Elsewhere:
+    """A page of another origin (an address and port of its own on the loopback), as a chat app's or a mail's
+    link is: it links to the table, and whatever it posts to the table is the other origin's."""
+
+    def __init__(self, host: str, target: str) -> None:
+        import http.server
+        import threading
+
+        page = f'<!doctype html><title>chat</title><a id="go" href="{target}">the table</a>'.encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/html; charset=utf-8")
+                self.send_header("content-length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer((host, 0), Handler)
+        self.url = f"http://{host}:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_a_link_followed_from_another_site_keeps_the_seat_and_its_posts_are_refused(web: Web) -> None:
+    """SameSite=Lax: a player who follows the table's link from another site (127.0.0.2 is another site
+    than 127.0.0.1) lands in his seat, which a Strict cookie would not let him; a page of another origin of
+    the same site (another port of 127.0.0.1), to which the browser sends the cookies, still cannot act: the
+    host's browser posting a close from there closes nothing."""
+    game, host, ann, _ = seated(web)
+    target = f"{web.server.url}/tables/{game}"
+    for address in ("127.0.0.2", "127.0.0.1"):  # another site; the same site at another port
+        elsewhere = _Elsewhere(address, target)
+        try:
+            page = ann.page
+            page.goto(elsewhere.url)
+            with page.expect_navigation():
+                page.locator("#go").click()
+            assert page.url == target
+            expect(page.locator(".controls h2")).to_have_text("Your move, Ann")
+            forger = host.watch(host.context.new_page())
+            forger.goto(elsewhere.url)
+            kind = forger.evaluate(
+                """async (url) => {
+                  try {
+                    const sent = {method: "POST", credentials: "include", mode: "no-cors"};
+                    const answer = await fetch(url, sent);
+                    return answer.type;
+                  } catch (error) { return "failed"; }
+                }""",
+                f"{web.server.url}/api/tables/{game}/close",
+            )
+            forger.close()
+            assert kind in ("opaque", "failed")
+            assert web.server.state(game)["closed"] is False  # the host's cookie closed nothing
+        finally:
+            elsewhere.close()
     web.clean()

@@ -125,7 +125,7 @@ def test_two_servers_on_one_record_keep_one_order_and_both_tell_their_clients(tm
         assert update.seq == there.seq == live.seq
         # an action sent to the second server from its own (now current) table
         cat = await two.holder(live.game, TOKENS[(live.game, "Cat")])
-        assert cat == Holder("Cat")
+        assert cat == Holder("Cat", 4)  # the key to the seating of entry 4, Cat's sit (after the commitment)
         seq, _ = await two.act(live.game, "stake 2", by=cat, client="c1")
         # the first server's table is behind: its next action catches up first, then is written after
         withdrawn = await one.act(live.game, "withdraw", by=people["Bob"], client="b2")
@@ -159,7 +159,7 @@ def test_a_restarted_server_carries_every_table_on_and_knows_what_was_sent(tmp_p
         again = await second.table(live.game)
         assert again.session.table == table
         assert await second.holder(live.game, host) == Holder(None)
-        assert await second.holder(live.game, ann_token) == Holder("Ann")
+        assert await second.holder(live.game, ann_token) == Holder("Ann", 2)
         bob = await second.holder(live.game, bob_token)
         assert await second.act(live.game, "stake 3", by=bob, client="bob-stake") == answer
         assert len(again.session.table.wagers) == 1

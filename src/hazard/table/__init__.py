@@ -108,6 +108,7 @@ from hazard.table.game import (
     replayed_further,
     standing,
 )
+from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     GAME_NUMBERS,
@@ -155,6 +156,8 @@ __all__ = [
     "CancelBet",
     "CasterChanged",
     "Choices",
+    "ClaimError",
+    "ClaimState",
     "ClientSeeded",
     "Close",
     "Committed",
@@ -221,6 +224,7 @@ __all__ = [
     "best_main",
     "check_game_number",
     "check_name",
+    "check_seating",
     "check_seats",
     "choices",
     "commitment",
@@ -238,6 +242,7 @@ __all__ = [
     "game_json",
     "game_number_refusal",
     "hands_json",
+    "holds",
     "info_json",
     "is_verb",
     "new_table",
@@ -248,6 +253,7 @@ __all__ = [
     "parse_odds",
     "replay",
     "replayed_further",
+    "request_key",
     "standing",
     "table_json",
     "table_paytable",

@@ -63,7 +63,7 @@ def follow(
                 raise InvalidError(f"record of game {game}: entry {entry.seq} is a fair dice note")
             fair = fair.after(entry.seq, item)
         if not isinstance(item, FairNote | Correction | Close):
-            table, events = apply_action(table, item, by=entry.actor)
+            table, events = apply_action(table, item, by=entry.actor, seq=entry.seq)
         if (entry.seq + 1) % MARK_EVERY == 1:  # the table before the next entry is kept, as replay keeps it
             marks[entry.seq + 1] = table
         done.append(Recorded(entry, events))

@@ -388,7 +388,7 @@ class Timeline:
                 mark += 1
             whose[seq] = acting_for(table, action)
             try:
-                table, new = apply_action(table, action, by=actor)
+                table, new = apply_action(table, action, by=actor, seq=seq)
             except HazardError as error:
                 raise InvalidError(
                     f"record of game {self.info.id} does not replay: entry {seq}: {error}"

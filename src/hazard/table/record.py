@@ -43,7 +43,8 @@ from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
-from hazard.table.actions import Actor, TableAction
+from hazard.table import keys as seat_keys
+from hazard.table.actions import Actor, Sit, TableAction
 from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.closing import CLOSE_TYPE, Close
 from hazard.table.dice import DiceKind
@@ -61,6 +62,7 @@ from hazard.table.game import (
     replay,
     replayed_further,
 )
+from hazard.table.keys import Holder
 from hazard.table.provenance import RecordProof
 from hazard.table.sealing import open_kept_seed, seal_kept_seeds
 from hazard.table.serverkeys import ServerKeys
@@ -155,7 +157,10 @@ class _Schema:
     public, so every process serving the record serves it, and exported with the reveal."""
     seats: sa.Table
     """Who holds which key to a game played from afar: the SHA-256 of each seat's or host's token (never the
-    token itself), written with the entry that seats the player, and never exported."""
+    token itself) and the seating it opens, written with the entry that seats the player, deleted with the
+    one that takes him away, and never exported (:mod:`hazard.table.keys`)."""
+    claims: sa.Table
+    """The late arrivals' claim codes, hashed, each of one seating, spent once (:mod:`hazard.table.keys`)."""
     requests: sa.Table
     """The client's own number of each action sent from afar, with the entry it made: written with that
     entry, so an action sent again is recognised, even after a restart, and made once."""
@@ -226,7 +231,9 @@ def _schema() -> _Schema:
         sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
         sa.Column("digest", sa.String(64), primary_key=True),
         sa.Column("player", sa.String(200), nullable=True),  # NULL: the host's
+        sa.Column(seat_keys.SEATING, sa.Integer, nullable=True),  # the entry that seated him; NULL: the host
     )
+    claims = seat_keys.claims_table(metadata)
     requests = sa.Table(
         "hazard_requests",
         metadata,
@@ -258,6 +265,7 @@ def _schema() -> _Schema:
         secrets,
         signatures,
         seats,
+        claims,
         requests,
         closed,
         head_of,
@@ -302,17 +310,6 @@ class GameSummary:
     """None where the record cannot say (its setup is corrupt: loading the game will say why)."""
     ruleset: str
     entries: int
-
-
-@dataclass(frozen=True, slots=True)
-class Holder:
-    """Who holds a key to a game played from afar: a seated player, or (``player`` None) its host."""
-
-    player: str | None
-
-    @property
-    def is_host(self) -> bool:
-        return self.player is None
 
 
 class RecordUnavailable(InvalidError):
@@ -413,6 +410,7 @@ class GameStore:
                     # every table not there yet (a record made before the fair dice has no secrets)
                     _schema().metadata.create_all(connection)
                     seal_kept_seeds(connection, _schema().secrets, keys)
+                    seat_keys.upgrade(connection, _schema().seats, _schema().entries)
                     layout = _Layout.CHAINED
             opened = True
         except HazardError as error:
@@ -453,7 +451,7 @@ class GameStore:
         So a game is in the record with all of its setup or not at all: a process killed while it starts
         leaves no game with players missing. Returns the setup as it will read back; the entries are numbered
         from 1 and dated as the game was created. ``keys`` are digests of tokens and whose they are (None: the
-        host's), as :meth:`holder` reads them.
+        host's; a player's opens the seating of his sit among ``entries``), as :meth:`holder` reads them.
         """
         self._writable()
         kept = dict(settings or {})
@@ -479,7 +477,10 @@ class GameStore:
             key = result.inserted_primary_key
             assert key is not None
             game = int(key[0])
+            seated: dict[str, int] = {}
             for seq, (actor, action) in enumerate(entries, start=1):
+                if isinstance(action, Sit):
+                    seated[action.name] = seq
                 data = _entry_data(actor, action)
                 head = entry_digest(head, seq, created, data)
                 connection.execute(
@@ -495,7 +496,10 @@ class GameStore:
                 sealed = sealer.seal(game, hand, drawn)
                 connection.execute(schema.secrets.insert().values(game=game, hand=hand, seed=sealed))
             for digest, player in (keys or {}).items():
-                connection.execute(schema.seats.insert().values(game=game, digest=digest, player=player))
+                seating = None if player is None else seated.get(player, 0)
+                connection.execute(
+                    schema.seats.insert().values(game=game, digest=digest, player=player, seating=seating)
+                )
         return GameInfo(game, created, label, ruleset, paytable, stakes, dice, seed, kind, kept)
 
     def append(
@@ -507,6 +511,8 @@ class GameStore:
         seq: int | None = None,
         secret: tuple[int, bytes] | None = None,
         key: tuple[str, str] | None = None,
+        claim: tuple[str, str, str] | None = None,
+        revoke: int | None = None,
         request: str | None = None,
     ) -> Entry:
         """Write an entry, entered by ``actor``, at the end of a game's record and commit it.
@@ -521,8 +527,10 @@ class GameStore:
         ``secret`` is a fair hand's number and server seed, kept sealed (in the same transaction) where only
         :meth:`secret` reads it: for the entry that commits to it. A reveal is signed with the server's key,
         the signature kept with it (:mod:`hazard.table.signing`). ``key`` is the digest of a seat's token and
-        the player it seats, kept with the entry that seats him; ``request`` the client's own number for the
-        action, kept with the entry that makes it (:meth:`request`).
+        the player it seats, kept with the entry that seats him, as the key to that seating (this entry's
+        number); ``claim`` a claim code's digest, player and expiry, kept the same way (:meth:`claim`);
+        ``revoke`` a seating this entry ends, whose keys and claim codes go with it; ``request`` the client's
+        own number for the action, kept with the entry that makes it (:meth:`request`).
         """
         import sqlalchemy as sa
         from sqlalchemy.exc import IntegrityError
@@ -563,9 +571,7 @@ class GameStore:
                     )
                 if signed is not None:
                     connection.execute(schema.signatures.insert().values(game=game, seq=seq, **signed))
-                if key is not None:
-                    token, player = key
-                    connection.execute(schema.seats.insert().values(game=game, digest=token, player=player))
+                _seat_rows(connection, schema, game, seq, key=key, claim=claim, revoke=revoke)
                 if request is not None:
                     connection.execute(schema.add_request, {"game": game, "client": request, "seq": seq})
                 if connection.dialect.name == "postgresql":  # delivered at commit, to every listener
@@ -612,19 +618,31 @@ class GameStore:
         return {int(seq): (int(hand), str(key), str(value)) for seq, hand, key, value in rows}
 
     def holder(self, game: int, digest: str) -> Holder | None:
-        """Whose is the token of SHA-256 ``digest`` in game ``game``: a player's, the host's, or nobody's."""
-        import sqlalchemy as sa
-
+        """Whose is the token of SHA-256 ``digest`` in game ``game``: a player's seating, the host's, or
+        nobody's. (Whether the seating is the player's still, the table says: a key of a seating that has
+        ended is deleted with the entry that ends it, but a server may have read it before.)"""
         seats = _schema().seats
         with self._read() as connection:
             if not self._has(connection, seats):
                 return None
-            found = connection.execute(
-                sa.select(seats.c.player).where(seats.c.game == game, seats.c.digest == digest)
-            ).first()
-        if found is None:
-            return None
-        return Holder(None if found[0] is None else str(found[0]))
+            return seat_keys.holder(connection, seats, game, digest)
+
+    def claim_state(self, game: int, digest: str) -> seat_keys.ClaimState:
+        """What the claim code of SHA-256 ``digest`` would hand over now, without spending it; a
+        :class:`~hazard.table.keys.ClaimError` saying why it hands over nothing."""
+        claims = _schema().claims
+        with self._read() as connection:
+            if not self._has(connection, claims):
+                raise seat_keys.ClaimError(f"illegal claim at table {game}: that link holds no seat")
+            return seat_keys.peek(connection, claims, game, digest)
+
+    def claim(self, game: int, digest: str, token: str) -> Holder:
+        """Spend the claim code of SHA-256 ``digest`` for a seat token of SHA-256 ``token``, in one
+        transaction: once, on whichever server asks first; a :class:`~hazard.table.keys.ClaimError` after."""
+        self._writable()
+        schema = _schema()
+        with self._write() as connection:
+            return seat_keys.spend(connection, schema.seats, schema.claims, game, digest=digest, token=token)
 
     def listen(self, woken: Callable[[int, int], None]) -> Callable[[], None] | None:
         """Call ``woken(game, seq)`` (from a thread of its own) whenever a writer commits entry ``seq`` of a
@@ -1311,6 +1329,26 @@ def _json(text: object) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def _seat_rows(
+    connection: sa.Connection,
+    schema: _Schema,
+    game: int,
+    seq: int,
+    *,
+    key: tuple[str, str] | None,
+    claim: tuple[str, str, str] | None,
+    revoke: int | None,
+) -> None:
+    """What entry ``seq`` does to the seats' keys, in its transaction: the key or claim code a sit gives, the
+    keys and codes of a seating a leave ends (:mod:`hazard.table.keys`)."""
+    if key is not None:
+        seat_keys.add_key(connection, schema.seats, game, key, seq)
+    if claim is not None:
+        seat_keys.add_claim(connection, schema.claims, game, claim, seq)
+    if revoke is not None:
+        seat_keys.revoke(connection, schema.seats, schema.claims, game, revoke)
 
 
 def _signed(

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 
 from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
@@ -25,6 +24,7 @@ from hazard.table.actions import (
     REFEREE,
     Actor,
     ActorError,
+    Leave,
     SetSeed,
     Sit,
     Stake,
@@ -65,6 +65,8 @@ from hazard.table.game import (
     fair_ledger,
     replay,
 )
+from hazard.table.keys import check_seating, now_text
+from hazard.table.lookalike import check_sit
 from hazard.table.money import MoneyStyle, command_style
 from hazard.table.record import GameStore, StaleError
 from hazard.table.setup import check_seats, table_paytable
@@ -152,7 +154,8 @@ class Session:
             opened.append((DICE, note, ()))
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
-            table, events = apply_action(table, sit, by=by)
+            check_sit(table, sit)
+            table, events = apply_action(table, sit, by=by, seq=len(moves) + 1)
             moves.append((by, sit))
             opened.append((by, sit, events))
         info = store.create(
@@ -255,6 +258,8 @@ class Session:
         by: Actor,
         client: str | None = None,
         key: str | None = None,
+        claim: tuple[str, str] | None = None,
+        seating: int | None = None,
     ) -> list[Recorded]:
         """Take what ``by`` typed (text in the actions' text form) or chose: check it, record it, make it.
 
@@ -262,16 +267,22 @@ class Session:
         too, and an action that ends a hand of the fair dice is followed by the hand's reveal and the next
         hand's commitment.
         ``client`` is the sender's own number for the action, kept with the entry that makes it (the throw
-        itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player. Both are
+        itself, for a throw); ``key`` the digest of the token that a ``sit`` gives its player, and ``claim``
+        the digest and expiry of the claim code that a ``sit`` by the host gives a late arrival. All are
         written in that entry's transaction (:meth:`GameStore.append`).
+
+        ``seating`` is the seating the sender's key opens: refused unless its player holds it now (a table
+        behind the record is caught up by the append, which is never made from a stale table).
 
         - ``throw`` (:class:`ThrowDice`) throws the game's own dice (:meth:`throw`);
         - a caster's stake under the bank arrangement is covered by the first bot that can;
         - a bet laid once the chance is set, against a bot caster who can cover it, carries its consent.
         """
         check_open(self.closed, self.game, command if isinstance(command, str) else "action")
+        if seating is not None:
+            check_seating(self.table, by, seating)
         known = len(self.entries)
-        self._act(command, by=by, client=client, key=key)
+        self._act(command, by=by, client=client, key=key, claim=claim)
         return self._since(known)
 
     def _act(
@@ -281,6 +292,7 @@ class Session:
         by: Actor,
         client: str | None,
         key: str | None,
+        claim: tuple[str, str] | None,
     ) -> list[Recorded]:
         if isinstance(command, str):
             command = parse_action(command, by=by, players=[p.name for p in self.table.players])
@@ -314,12 +326,18 @@ class Session:
         ):
             assert table.caster is not None
             return [self.play(replace(command, consent=True), by=Actor.player(table.caster), client=client)]
-        if key is not None and not isinstance(command, Sit):
+        if (key is not None or claim is not None) and not isinstance(command, Sit):
             raise IllegalError(f"illegal {self._text(command)} by {by}: only a sit gives a seat its key")
-        return [self.play(command, by=by, client=client, key=key)]
+        return [self.play(command, by=by, client=client, key=key, claim=claim)]
 
     def play(
-        self, action: TableAction, *, by: Actor, client: str | None = None, key: str | None = None
+        self,
+        action: TableAction,
+        *,
+        by: Actor,
+        client: str | None = None,
+        key: str | None = None,
+        claim: tuple[str, str] | None = None,
     ) -> Recorded:
         """Check ``action`` by ``by``, record it, then make it; on an error nothing is written."""
         check_open(self.closed, self.game, action_text(action))
@@ -329,8 +347,10 @@ class Session:
                 f"own {self.info.dice.describe(self.info.seed)}: ask for a throw ('throw') instead of naming "
                 "one"
             )
-        seat = None if key is None or not isinstance(action, Sit) else (key, check_name(action.name))
-        return self._record(action, by, client=client, key=seat)
+        name = check_name(action.name) if isinstance(action, Sit) else None
+        seat = None if key is None or name is None else (key, name)
+        code = None if claim is None or name is None else (claim[0], name, claim[1])
+        return self._record(action, by, client=client, key=seat, claim=code)
 
     def throw(self, *, by: Actor, client: str | None = None) -> list[Recorded]:
         """Throw the game's own dice, for the caster: by the caster, the referee, or anyone for a bot caster.
@@ -428,10 +448,14 @@ class Session:
         *,
         client: str | None = None,
         key: tuple[str, str] | None = None,
+        claim: tuple[str, str, str] | None = None,
     ) -> Recorded:
-        table, events = apply_action(self.table, action, by=by, money=self.money)
+        table, events = apply_action(self.table, action, by=by, money=self.money, seq=len(self.entries) + 1)
+        check_sit(self.table, action)  # a newcomer's name, new to the table, may not pass for another's
         fair = None if self.fair is None else self.fair.after(len(self.entries) + 1, action)
-        entry = self._append(by, action, client=client, key=key)
+        # A seat's keys go with the entry that ends its seating (a leave, or the host's removal).
+        ends = self.table.player(action.player).seating if isinstance(action, Leave) else None
+        entry = self._append(by, action, client=client, key=key, claim=claim, revoke=ends)
         self.table = table
         assert self.timeline is not None
         self.timeline.moved_on(entry, table)
@@ -463,6 +487,8 @@ class Session:
         secret: tuple[int, bytes] | None = None,
         client: str | None = None,
         key: tuple[str, str] | None = None,
+        claim: tuple[str, str, str] | None = None,
+        revoke: int | None = None,
     ) -> Entry:
         """Write an entry after the last this session knows of; where another session has written since, catch
         up with the record (so this one never writes from a stale table) and say so. Nothing is written at a
@@ -470,7 +496,17 @@ class Session:
         check_open(self.closed, self.game, item_text(item))
         seq = len(self.entries) + 1
         try:
-            entry = self.store.append(self.game, by, item, seq=seq, secret=secret, key=key, request=client)
+            entry = self.store.append(
+                self.game,
+                by,
+                item,
+                seq=seq,
+                secret=secret,
+                key=key,
+                claim=claim,
+                revoke=revoke,
+                request=client,
+            )
         except StaleError:
             self.catch_up()
             raise StaleError(self.game, seq, len(self.entries), caught_up=True) from None
@@ -590,7 +626,7 @@ class Session:
                 f"{self.info.dice.describe(self.info.seed)}, so no throw can be named for it"
             )
         correction = Correction(target, replacement)
-        trial = [*self.entries, Entry(seq, _now(), by, correction)]
+        trial = [*self.entries, Entry(seq, now_text(), by, correction)]
         assert self.timeline is not None
         try:
             table, timeline = self.timeline.corrected(trial, target)
@@ -600,7 +636,3 @@ class Session:
         self.table, self.timeline = table, timeline
         self.news.append(Recorded(entry, ()))
         return self.entries[target - 1], entry, self.table
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -6,6 +6,7 @@ from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_for
 from hazard.table.actions import REFEREE, Sit
+from hazard.table.lookalike import check_sit
 from hazard.table.state import new_table
 from hazard.table.transitions import apply_action
 
@@ -37,4 +38,5 @@ def check_seats(
     """Try ``seats`` at an empty table, so that a bad name or bankroll starts no game in the record."""
     table = new_table(ruleset, paytable, stakes)
     for sit in seats:
+        check_sit(table, sit)
         table, _ = apply_action(table, sit, by=REFEREE)

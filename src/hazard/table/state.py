@@ -47,6 +47,10 @@ class Player:
     run: int = 0
     """The player's stakes against the caster settled in a row the same way: won (above 0) or lost (below 0);
     what a staking progression reads (:meth:`hazard.core.staking.StakingPlan.steps`)."""
+    seating: int = 0
+    """The number of the record's entry that seated the player: his seating's identity, which every key to
+    the seat belongs to (a player who leaves and sits again, or a newcomer of the same name, has another);
+    0 where no record numbers the sit (a table tried out before anything is recorded)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,10 +98,11 @@ def acting_for(table: Table, action: TableAction) -> str | None:
 
 
 def apply_action(
-    table: Table, action: TableAction, *, by: Actor, money: MoneyStyle = MoneyStyle.EXACT
+    table: Table, action: TableAction, *, by: Actor, money: MoneyStyle = MoneyStyle.EXACT, seq: int = 0
 ) -> Step:
     """Play ``action``, taken by ``by``, at ``table``: the new table and every event, the round's and the
-    table's, in order.
+    table's, in order. ``seq`` is the number of the action's entry in the record (a sit makes it the
+    player's seating: :attr:`~hazard.table.state.Player.seating`).
 
     Raises :class:`IllegalError` for an action that actor may not take, or that is not allowed now (a stake
     nobody can cover, a throw before the caster has called), naming the actor, the action and the table;
@@ -109,7 +110,7 @@ def apply_action(
     is in ``money``, the table's money style, where that is exact.
     """
     _check_actor(table, action, by, money)
-    step = _play(table, action, money)
+    step = _sit(table, action, money, seq) if isinstance(action, Sit) else _play(table, action, money)
     if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
         _check_grain(step[0], action, money)
     return step
@@ -212,14 +213,14 @@ def _check_grain(table: Table, action: TableAction, money: MoneyStyle) -> None:
         )
 
 
-def _sit(table: Table, action: Sit, money: MoneyStyle) -> Step:
+def _sit(table: Table, action: Sit, money: MoneyStyle, seq: int = 0) -> Step:
     name = check_name(action.name)
     if any(name_key(p.name) == name_key(name) for p in table.players):
         raise IllegalError(f"illegal seat for {name!r}: someone of that name is already at the table")
     if len(table.players) >= MAX_PLAYERS:
         raise IllegalError(f"illegal seat for {name!r}: the table seats at most {MAX_PLAYERS} players")
     check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True, money=money)
-    player = Player(name, action.bankroll, action.bot)
+    player = Player(name, action.bankroll, action.bot, seating=seq)
     # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
     names = [p.name for p in table.players]
     at = (

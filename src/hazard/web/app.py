@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +35,7 @@ from hazard.table import (
     ActorError,
     BotBrains,
     BotPolicy,
+    ClaimError,
     DiceKind,
     GameStore,
     Holder,
@@ -48,6 +50,7 @@ from hazard.table.signing import key_json
 from hazard.web.headers import HeadersMiddleware
 from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
 from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
+from hazard.web.origin import SameOriginMiddleware
 from hazard.web.pages import Pages, Viewer
 from hazard.web.records import PAGE, Exports
 from hazard.web.rules import table_rules
@@ -67,6 +70,8 @@ class WebConfig:
     poll: float = 0.5
     idle: float = IDLE
     """Seconds after which a table nobody follows or asks for is let go from memory (read again if asked)."""
+    claim_minutes: float = 30.0
+    """How long a late arrival's claim link works, unused (it works once)."""
 
 
 # --- request bodies (their schema is the OpenAPI page's) ---------------------------------------------------
@@ -111,6 +116,10 @@ class NewAction(_Body):
     based_on: int | None = Field(
         None, ge=0, le=MAX_GAME, description="the last entry the sender saw: refused if the dice moved since"
     )
+
+
+class ClaimCode(_Body):
+    code: str = Field(max_length=200, description="the code of a late arrival's claim link")
 
 
 class Refusal(BaseModel):
@@ -189,8 +198,11 @@ def _token(request: Request | WebSocket, game: int, role: str | None = None) -> 
 
 
 def _cookie(response: Response, game: int, role: str, token: str) -> None:
+    """The seat's (or host's) cookie. SameSite=Lax: a link followed from chat or mail (a top-level GET, which
+    only reads) carries it, so the player lands in his seat; a cross-site POST does not, and every request
+    that changes anything is refused unless it comes from the table's own pages (:mod:`hazard.web.origin`)."""
     response.set_cookie(
-        f"hazard_{role}_{game}", token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 60, path="/"
+        f"hazard_{role}_{game}", token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 60, path="/"
     )
 
 
@@ -201,7 +213,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # Both keys are read (or made) now: a server given a wrong or unreadable key refuses to start, saying so.
     signer = store.keys.signer()
     store.keys.sealer()
-    hub = Hub(store, poll=config.poll, idle=config.idle)
+    hub = Hub(store, poll=config.poll, idle=config.idle, claim_ttl=config.claim_minutes * 60)
     pages = Pages(hub)
     exports = Exports(store)
 
@@ -227,6 +239,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     app.state.hub = hub
     app.add_middleware(LimitsMiddleware, limits=config.limits)
+    app.add_middleware(SameOriginMiddleware)
     app.add_middleware(HeadersMiddleware)  # the outermost: refusals of the limits carry the headers too
 
     quotas = Quotas(config.limits)
@@ -327,10 +340,27 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         by = await _seater(hub, request, game)
         await hub.table(game)  # no such table: 404, counted as nothing
         quotas.seat(_address(request))
-        name, token, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
-        if by is None and token is not None:
-            _cookie(response, game, "seat", token)
-        return {"seat": name, "token": token, "seq": seq, "events": events}
+        name, key, seq, events = await hub.join(game, body.name, body.bankroll, by=by)
+        if by is None and key is not None:
+            _cookie(response, game, "seat", key)
+            return {
+                "seat": name,
+                "token": key,
+                "claim": None,
+                "claim_url": None,
+                "seq": seq,
+                "events": events,
+            }
+        # A late arrival seated by the host: the host is given a claim code for him, never his token.
+        link = None if key is None else f"/tables/{game}/claim?code={quote(key)}"
+        return {"seat": name, "token": None, "claim": key, "claim_url": link, "seq": seq, "events": events}
+
+    @app.post(
+        "/api/tables/{game}/claim", summary="Exchange a claim code for a seat token", responses=_REFUSALS
+    )
+    async def claim_token(game: Annotated[int, _GAME], body: ClaimCode) -> dict[str, Any]:
+        holder, token = await hub.claim(game, body.code)
+        return {"seat": holder.player, "token": token}
 
     @app.post(
         "/api/tables/{game}/bots", status_code=201, summary="Seat a bot (the host)", responses=_REFUSALS
@@ -399,14 +429,27 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def screen_page(game: Annotated[int, _GAME]) -> HTMLResponse:
         return HTMLResponse(await pages.table(game, Viewer(), mode="screen"))
 
-    @app.get("/tables/{game}/claim", include_in_schema=False)
-    async def claim(game: Annotated[int, _GAME], token: Annotated[str, Query(max_length=200)]) -> Response:
-        """A link that hands a seat (or the host's keys) to a browser: the host gives it to a late arrival."""
-        holder = await hub.holder(game, token)
-        if holder is None:
-            raise ActorError(f"illegal claim at table {game}: that link holds no seat of this table")
+    @app.get("/tables/{game}/claim", response_class=HTMLResponse, include_in_schema=False)
+    async def claim_page(
+        game: Annotated[int, _GAME], code: Annotated[str, Query(max_length=200)]
+    ) -> Response:
+        """The page of a late arrival's claim link: it says whose seat the link holds, and its button takes
+        it. A GET spends nothing (chat apps fetch links to preview them)."""
+        try:
+            state = await hub.claim_state(game, code)
+        except ClaimError as error:
+            return HTMLResponse(pages.claim(game, code, None, str(error)), status_code=403)
+        return HTMLResponse(pages.claim(game, code, state, None))
+
+    @app.post("/tables/{game}/claim", include_in_schema=False)
+    async def claim(game: Annotated[int, _GAME], code: Annotated[str, Query(max_length=200)]) -> Response:
+        """Take the seat a claim link holds: its code is spent, once, for a fresh seat token in a cookie."""
+        try:
+            _, token = await hub.claim(game, code)
+        except ClaimError as error:
+            return HTMLResponse(pages.claim(game, code, None, str(error)), status_code=403)
         response = Response(status_code=303, headers={"location": f"/tables/{game}"})
-        _cookie(response, game, "host" if holder.is_host else "seat", token)
+        _cookie(response, game, "seat", token)
         return response
 
     @app.get("/static/{name}", include_in_schema=False)
@@ -475,7 +518,7 @@ async def _viewer(hub: Hub, request: Request, game: int) -> Viewer:
     seat = await hub.holder(game, _token(request, game, "seat"))
     host = await hub.holder(game, _token(request, game, "host"))
     return Viewer(
-        seat=None if seat is None or seat.is_host else seat.player,
+        seat=await hub.seated(game, seat),
         host=(host is not None and host.is_host) or (seat is not None and seat.is_host),
     )
 

@@ -42,6 +42,7 @@ from hazard.table import (
     BotBrains,
     BotPolicy,
     Call,
+    ClaimState,
     Close,
     Committed,
     Correction,
@@ -68,11 +69,14 @@ from hazard.table import (
     check_name,
     entry_text,
     event_text,
+    holds,
     parse_action,
     parse_fix,
     parse_money,
+    request_key,
     table_json,
 )
+from hazard.table.keys import expiry
 from hazard.web.writers import Uncommitted, Writer
 
 __all__ = [
@@ -103,6 +107,8 @@ sooner)."""
 _CLIENT = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_REQUEST}}}$")
 MAX_TEXT = 500
 """The longest action text a client may send."""
+CLAIM_TTL = 30 * 60.0
+"""How long a late arrival's claim link works, unused, by default (seconds)."""
 SETTING_MONEY = "money"
 SETTING_HOST = "host"
 
@@ -251,10 +257,14 @@ class LiveTable:
 class Hub:
     """Every table this server has open, over one record."""
 
-    def __init__(self, store: GameStore, *, poll: float = _POLL, idle: float = IDLE) -> None:
+    def __init__(
+        self, store: GameStore, *, poll: float = _POLL, idle: float = IDLE, claim_ttl: float = CLAIM_TTL
+    ) -> None:
         self.store = store
         self.poll = poll
         self.idle = idle
+        self.claim_ttl = claim_ttl
+        """How long a late arrival's claim link holds his seat, in seconds, until it is used."""
         self._tables: dict[int, LiveTable] = {}
         self._opening: dict[int, asyncio.Lock] = {}
         self._keys: dict[tuple[int, str], Holder] = {}
@@ -445,7 +455,8 @@ class Hub:
     # --- who is who ---------------------------------------------------------------------------------------
 
     async def holder(self, game: int, token: str | None) -> Holder | None:
-        """Whose ``token`` is at table ``game`` (None: nobody's, a spectator's)."""
+        """Whose ``token`` is at table ``game`` (None: nobody's, a spectator's). A seat's key is its
+        seating's, which may have ended since: the table refuses it then (:meth:`seated`, :meth:`act`)."""
         if not token or len(token) > 200:
             return None
         key = (game, token_digest(token))
@@ -456,26 +467,55 @@ class Hub:
                 self._keys[key] = known
         return known
 
+    async def seated(self, game: int, holder: Holder | None) -> str | None:
+        """The player whose seat ``holder`` holds at table ``game`` now (None: none, or a seating that has
+        ended), as the table says."""
+        if holder is None or holder.is_host:
+            return None
+        async with self.locked(game) as live:
+            return holder.player if holds(live.session.table, holder) else None
+
+    async def claim_state(self, game: int, code: str) -> ClaimState:
+        """What a claim link's code would hand over now (it is not spent: a link's preview spends nothing)."""
+        await self.table(game)
+        return await asyncio.to_thread(self.store.claim_state, game, token_digest(code[:200]))
+
+    async def claim(self, game: int, code: str) -> tuple[Holder, str]:
+        """Spend a late arrival's claim code, once, for a seat token minted now: the seat's holder and
+        token."""
+        await self.table(game)
+        token = new_token()
+        holder = await self._write(self.store.claim, game, token_digest(code[:200]), token_digest(token))
+        self._keys[(game, token_digest(token))] = holder
+        return holder, token
+
     # --- acting -----------------------------------------------------------------------------------------
 
     async def join(
         self, game: int, name: str, bankroll: str, *, by: Holder | None, bot: BotPolicy | None = None
     ) -> tuple[str, str | None, int, list[str]]:
         """Seat ``name`` with ``bankroll``: himself (``by`` None), or seated by the host (a late arrival, or
-        a bot). Returns the name as seated, the seat's token (None for a bot), the entry and its events."""
+        a bot). Returns the name as seated, his key, the entry and its events. A player who sits himself down
+        gets his seat's token; a late arrival's key is a claim code, which the host hands on and he exchanges
+        once for a token of his own (:meth:`claim`), so that the host never holds a player's credential; a
+        bot has none."""
         if by is not None and not by.is_host:
             raise ActorError(f"illegal sit by {by.player}: {by.player} is seated; only the host seats others")
         if bot is not None and by is None:
             raise ActorError("illegal sit of a bot: only the table's host seats a bot")
         seated = check_name(name)
         amount = parse_money(bankroll, what="bankroll")
-        token = None if bot is not None else new_token()
         sit = Sit(seated, amount, bot)
         actor = REFEREE if by is not None else Actor.player(seated)
-        seq, events = await self._act(game, sit, actor, None, None, key=None if token is None else token)
-        if token is not None:
-            self._keys[(game, token_digest(token))] = Holder(seated)
-        return seated, token, seq, events
+        if by is None:
+            token = new_token()
+            seq, events = await self._act(game, sit, actor, None, None, key=token)
+            self._keys[(game, token_digest(token))] = Holder(seated, seq)
+            return seated, token, seq, events
+        code = None if bot is not None else new_token()
+        claim = None if code is None else (token_digest(code), expiry(self.claim_ttl))
+        seq, events = await self._act(game, sit, actor, None, None, claim=claim)
+        return seated, code, seq, events
 
     async def act(
         self, game: int, text: str, *, by: Holder | None, client: str | None, based_on: int | None = None
@@ -508,7 +548,8 @@ class Hub:
         )
         if by.is_host:
             _check_host(live, command, text)
-        return await self._act(game, command, actor, _request_key(by, client), based_on)
+        seating = None if by.is_host else (by.seating or 0)
+        return await self._act(game, command, actor, request_key(by, client), based_on, seating=seating)
 
     async def _act(
         self,
@@ -519,6 +560,8 @@ class Hub:
         based_on: int | None,
         *,
         key: str | None = None,
+        claim: tuple[str, str] | None = None,
+        seating: int | None = None,
     ) -> tuple[int, list[str]]:
         async with self.locked(game) as live:
             for _ in range(_TRIES):
@@ -529,7 +572,9 @@ class Hub:
                 if based_on is not None:
                     _check_based_on(live, based_on)
                 try:
-                    made, _ = await self._write(self._play, live.session, command, actor, client, key)
+                    made, _ = await self._write(
+                        self._play, live.session, command, actor, client, (key, claim, seating)
+                    )
                 except StaleError:  # another server wrote first: the session has caught up; try again
                     await self._caught_up(live)
                     continue
@@ -570,19 +615,20 @@ class Hub:
         command: TableAction | ThrowDice | SetSeed | Fix | Close,
         actor: Actor,
         client: str | None,
-        key: str | None,
+        keys: tuple[str | None, tuple[str, str] | None, int | None],
     ) -> tuple[list[Recorded], list[Recorded]]:
         """The entries the action made, then those of whatever the bots want to do after it (in a worker
-        thread, under the table's lock)."""
+        thread, under the table's lock). ``keys`` are the token a sit gives (to be hashed), the claim code
+        it gives instead (hashed, with its expiry), and the seating of the key that sent the action."""
+        key, claim, seating = keys
         if isinstance(command, Fix):
             _, correction, _ = session.correct(command.target, command.replacement, by=actor)
             made = [Recorded(correction, ())]  # its answer is what it did: see _said
         elif isinstance(command, Close):
             return session.close(by=actor), []
         else:
-            made = session.act(
-                command, by=actor, client=client, key=None if key is None else token_digest(key)
-            )
+            digest = None if key is None else token_digest(key)
+            made = session.act(command, by=actor, client=client, key=digest, claim=claim, seating=seating)
         return made, session.bots_act(call=False)
 
     async def _answer(self, live: LiveTable, seq: int) -> tuple[int, list[str]]:
@@ -671,15 +717,6 @@ class Hub:
                         except InvalidError:
                             continue
                         await self._caught_up(live)
-
-
-def _request_key(by: Holder, client: str | None) -> str | None:
-    """What the record keeps of a client's number for an action: the SHA-256 of who sent it and the number,
-    so that two players who both number their actions 1, 2, 3 ... never answer for each other."""
-    if client is None:
-        return None
-    who = "host" if by.player is None else f"seat {by.player}"
-    return hashlib.sha256(f"{who}\x00{client}".encode()).hexdigest()
 
 
 def _own(made: list[Recorded]) -> int:

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
+from urllib.parse import quote
 
 from hazard.analysis import caster_chance
 from hazard.core.dice import Roll
@@ -20,6 +21,7 @@ from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import builtin_paytables, builtin_rulesets
 from hazard.core.staking import Staking
 from hazard.table import (
+    ClaimState,
     Correction,
     DiceKind,
     FairNote,
@@ -135,6 +137,28 @@ class Pages:
 <p class="muted"><a href="/docs">The API</a> · the same actions as the terminal game.</p>
 </main>"""
         return _page("Hazard: the lobby", body, data={"page": "lobby"})
+
+    # --- a late arrival's claim link -----------------------------------------------------------------------
+
+    def claim(self, game: int, code: str, state: ClaimState | None, refusal: str | None) -> str:
+        """The page a claim link opens: whose seat it holds and a button that takes it (a POST: the GET that
+        showed this spent nothing), or why it holds none."""
+        if state is None:
+            body = (
+                '<main class="lobby"><section class="card"><h2>This link holds no seat</h2>'
+                f'<p class="message error">{_e(refusal or "")}</p>'
+                f'<p><a class="button" href="/tables/{game}">Watch table {game}</a></p></section></main>'
+            )
+            return _page("Hazard: a claim link", body, data={"page": "claim"})
+        body = (
+            f'<main class="lobby"><section class="card"><h2>A seat at table {game}</h2>'
+            f"<p>The host has seated <strong>{_e(state.player)}</strong> and sent you this link to take the "
+            f"seat. It works once, in one browser, until {_e(state.expires)}.</p>"
+            f'<form method="post" action="/tables/{game}/claim?code={_e(quote(code))}">'
+            f'<button type="submit">Take the seat of {_e(state.player)}</button></form>'
+            "</section></main>"
+        )
+        return _page("Hazard: a claim link", body, data={"page": "claim"})
 
     # --- a table ----------------------------------------------------------------------------------------
 
@@ -357,6 +381,8 @@ class Pages:
             '</form><form id="late" class="row"><label>Late arrival '
             '<input name="name" maxlength="40" required></label><label>Bankroll <input name="bankroll" '
             'value="100" maxlength="30"></label><button type="submit">Seat</button></form>'
+            '<p class="muted">A late arrival is given a link that takes his seat once, in one browser, '
+            f"within {_minutes(self.hub.claim_ttl)}; the link is not a key of yours.</p>"
             '<form class="row act host" data-template="leave {name}"><label>Remove from the table '
             '<input name="name" maxlength="40" required></label>'
             '<button type="submit">Remove</button></form>'
@@ -413,6 +439,11 @@ class Pages:
 
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
 
 
 def _button(action: str, label: str, *, primary: bool = False, host: bool = False) -> str:

@@ -254,8 +254,9 @@
             },
             "host",
           );
-          const link = window.location.origin + "/tables/" + game + "/claim?token=" + encodeURIComponent(seated.token);
-          say(seated.seat + " is seated. Give " + seated.seat + " this link to take the seat: " + link, true);
+          // The host is given a claim link for the late arrival, never his seat's key: it takes the seat once.
+          const link = window.location.origin + seated.claim_url;
+          say(seated.seat + " is seated. Give " + seated.seat + " this link to take the seat (once, soon): " + link, true);
         } catch (error) {
           say(error.message);
         }
