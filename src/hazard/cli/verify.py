@@ -1,9 +1,11 @@
 """``hazard verify GAME|FILE``: check a game of fair dice, from the record or from an exported JSON file.
 
-Each hand's line (its commitment, whether its server seed is revealed, its client seed, its throws), then the
-verdict: ``all N throws of M hands verified`` and exit status 0, or the first hand or throw that does not
-match and exit status 1. Input that cannot be verified at all (no such game or file, a file that is not an
-export, a game whose dice are not fair) is one ``error:`` line and exit status 2, as everywhere.
+The game and its dice (``game 3: provably fair dice``), each hand's line (its commitment, whether its server
+seed is revealed, its client seed and the seeds in it set after the commitment, its throws), with a warning
+after a hand whose seeds were all known to the server when it committed, then the verdict: ``all N throws of
+M hands verified`` and exit status 0, or the first hand or throw that does not match and exit status 1.
+Input that cannot be verified at all (no such game or file, a file that is not an export, a game whose dice
+are not fair) is one ``error:`` line and exit status 2, as everywhere.
 """
 
 from __future__ import annotations
@@ -78,8 +80,12 @@ def verify(
             f"invalid export file {quoted(game)}: expected a JSON object, not {type(data).__name__}"
         )
     result = verify_game(data)
+    print(result.heading())
     for hand in result.checked:
         print(hand.line())
+        warning = hand.warning()
+        if warning is not None:
+            print(f"warning: {warning}")
     if result.problem is not None:
         print(f"not verified: {result.problem}")
         raise SystemExit(1)

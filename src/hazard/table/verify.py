@@ -43,14 +43,22 @@ import bisect
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
-from hazard.table.fair import Hand, commitment, server_seed_from_hex, throw_mismatch
+from hazard.table.dice import DiceKind
+from hazard.table.fair import (
+    SEED_JOIN,
+    Hand,
+    check_client_seed,
+    commitment,
+    server_seed_from_hex,
+    throw_mismatch,
+)
 
-__all__ = ["HandCheck", "Verification", "verify_game"]
+__all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
 
 _FAIR = "fair"
 """The ``dice`` of a game's setup whose throws carry a proof."""
@@ -71,6 +79,21 @@ def _plural(count: int, word: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class FreshSeed:
+    """A part of a hand's client seed set after the hand's commitment: the player's, at that entry, by him
+    (or, where ``by`` names another, by the referee for him)."""
+
+    player: str
+    entry: int
+    by: str | None = None
+    """Who entered it where it is not the player himself (the referee); None where it is he."""
+
+    def __str__(self) -> str:
+        by = "" if self.by is None else f", by {_shown(self.by)}"
+        return f"{_shown(self.player)} at entry {self.entry}{by}"
+
+
+@dataclass(frozen=True, slots=True)
 class HandCheck:
     """One hand that passed every check: what a player compares with what he was shown at the table."""
 
@@ -81,19 +104,20 @@ class HandCheck:
     client_seed: str | None
     """None where the hand has no throw yet."""
     throws: int
-    chosen: tuple[str, ...] = ()
-    """The players whose part of the client seed is a seed of their own (not one the dice drew for them)
-    set after the hand's commitment: what keeps the server from having chosen its seed to suit the
-    players' (``docs/fairness.md``). Empty where every part was known to the server when it committed."""
+    chosen: tuple[FreshSeed, ...] = ()
+    """The parts of its client seed set after the hand's commitment, each with its entry and who set it
+    (never one the dice drew: that fails the check): what keeps the server from having chosen its seed, or
+    its throws, to suit itself (``docs/fairness.md``). Empty where every part was known to the server when
+    it committed."""
 
     def line(self) -> str:
         """The hand in one line: ``hand 1: commitment 630d...; ...; 4 throws verified``."""
         seed = "no client seed yet" if self.client_seed is None else f"client seed {self._seed()}"
         if self.client_seed is not None:
             seed += (
-                f" (own seeds set after the commitment: {', '.join(map(_shown, self.chosen))})"
+                f" (seeds set after the commitment: {', '.join(map(str, self.chosen))})"
                 if self.chosen
-                else " (no player's own seed set after the commitment)"
+                else " (no seed set after the commitment)"
             )
         if self.revealed:
             return (
@@ -103,6 +127,16 @@ class HandCheck:
         return (
             f"hand {self.number}: commitment {self.commitment}; server seed not yet revealed; {seed}; "
             f"{_plural(self.throws, 'throw') + ' to check when it ends' if self.throws else 'no throw yet'}"
+        )
+
+    def warning(self) -> str | None:
+        """Where the hand's dice were thrown and no player set a seed after its commitment, the plain warning
+        that the proof then rests on the server alone; else None."""
+        if self.client_seed is None or self.chosen:
+            return None
+        return (
+            f"hand {self.number}: no player set a seed after the server's commitment: the server could have "
+            "chosen these throws"
         )
 
     def _seed(self) -> str:
@@ -119,11 +153,24 @@ class Verification:
     hands: int
     """Hands verified: revealed, and every one of their throws matching."""
     unrevealed: tuple[int, ...] = ()
-    """Hands whose server seed is not yet revealed (at most the last): listed, not passed."""
+    """Hands whose server seed is not yet revealed (at most the last, of a game still open): pending, listed,
+    not passed."""
     problem: str | None = None
     """The first mismatch found, in words; None where everything checked matches."""
     checked: tuple[HandCheck, ...] = ()
     """Each hand that passed its checks, in order (those before the problem, where there is one)."""
+    game: int | None = None
+    """The game's number, where the export gives one."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Each checked hand's warning (:meth:`HandCheck.warning`), in order."""
+        return tuple(w for w in (hand.warning() for hand in self.checked) if w is not None)
+
+    def heading(self) -> str:
+        """What was verified, in one line: ``game 3: provably fair dice``."""
+        game = "the game" if self.game is None else f"game {self.game}"
+        return f"{game}: {DiceKind.FAIR.fairness} dice"
 
     @property
     def ok(self) -> bool:
@@ -135,7 +182,7 @@ class Verification:
         or the problem.
 
         >>> Verification(throws=5, hands=2, unrevealed=(3,), checked=(HandCheck(3, "ab", False, "x", 1),)).text()
-        'all 5 throws of 2 hands verified; hand 3 not yet revealed (its 1 throw cannot be checked until it ends)'
+        'all 5 throws of 2 hands verified; hand 3 pending, not yet revealed (its 1 throw cannot be checked until it ends)'
         """  # noqa: E501
         if self.problem is not None:
             return self.problem
@@ -146,7 +193,7 @@ class Verification:
             why = (
                 f"its {_plural(count, 'throw')} cannot be checked until it ends" if count else "no throw yet"
             )
-            line += f"; hand {number} not yet revealed ({why})"
+            line += f"; hand {number} pending, not yet revealed ({why})"
         return line
 
 
@@ -158,7 +205,7 @@ def verify_game(data: Mapping[str, Any]) -> Verification:
     not fair.
     """
     export = _read_export(data)
-    return _Verifier(export).run()
+    return replace(_Verifier(export).run(), game=export.game)
 
 
 # --- reading the JSON form: anything not of the expected shape is refused by name ---------------------------
@@ -194,6 +241,13 @@ def _whole(value: object, where: str, low: int) -> int:
 
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str) or not value:
+        _invalid(where, value, "a text")
+    return value
+
+
+def _client_seed(value: object, where: str) -> str:
+    """A hand's client seed: a text, empty where no player seated had a seed at its first throw."""
+    if not isinstance(value, str):
         _invalid(where, value, "a text")
     return value
 
@@ -243,6 +297,12 @@ class _Export:
     """Each correction entry and the entry it corrects."""
     seat_order: tuple[str, ...]
     """The players of the final state, in seat order."""
+    setters: dict[int, str] = field(default_factory=dict)
+    """Who entered each client-seed entry, by its sequence number: a player's name, or ``the referee``, or
+    ``the dice``."""
+    closed: bool = False
+    """Whether the game is closed (the export's ``closed``; an export without it is of a game still open)."""
+    game: int | None = None
 
 
 _NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
@@ -254,11 +314,15 @@ def _read_export(data: object) -> _Export:
     game = _mapping(_key(top, "game", "the game"), "game")
     dice = _key(game, "dice", "game")
     if dice != _FAIR:
-        shown = dice if isinstance(dice, str) else quoted(dice)
         raise InvalidError(
-            f"invalid game to verify: it was played with {shown} dice, not fair dice (only a game of fair "
-            "dice carries a proof of its throws)"
+            f"invalid game to verify: {_not_fair(dice)} (only a game of fair dice carries a proof of its "
+            "throws)"
         )
+    closed = top.get("closed", False)
+    if not isinstance(closed, bool):
+        _invalid("closed", closed, "true or false")
+    number = game.get("id")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else None
     hands = tuple(
         _read_hand(item, f"hands[{i}]")
         for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
@@ -279,6 +343,7 @@ def _read_export(data: object) -> _Export:
     seeds: list[tuple[int, str, str, bool]] = []
     notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
     corrections: list[tuple[int, int]] = []
+    setters: dict[int, str] = {}
     last = 0
     for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
         where = f"entries[{i}]"
@@ -298,14 +363,18 @@ def _read_export(data: object) -> _Export:
             player = _text(_key(entry, "player", where), f"{where}.player")
             seed = _text(_key(entry, "seed", where), f"{where}.seed")
             actor = _mapping(_key(line, "actor", f"entries[{i}]"), f"entries[{i}].actor")
-            own = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind") != "dice"
+            by = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind")
+            own = by != "dice"
             seeds.append((seq, player, seed, own))
+            setters[seq] = _setter(actor, by, f"entries[{i}].actor")
         elif kind in _NOTES:
             name = _NOTES[kind]
             hand = _whole(_key(entry, "hand", where), f"{where}.hand", 1)
             value = _key(entry, name, where)
             text = (
-                _text(value, f"{where}.{name}") if kind == "hand-opened" else _hex(value, f"{where}.{name}")
+                _client_seed(value, f"{where}.{name}")
+                if kind == "hand-opened"
+                else _hex(value, f"{where}.{name}")
             )
             notes[kind].append(_Note(seq, hand, text))
         elif kind == "correction":
@@ -319,7 +388,25 @@ def _read_export(data: object) -> _Export:
         notes={kind: tuple(found) for kind, found in notes.items()},
         corrections=tuple(corrections),
         seat_order=seat_order,
+        setters=setters,
+        closed=closed,
+        game=number,
     )
+
+
+def _not_fair(dice: object) -> str:
+    """A game's dice that are not fair, in the words exports use (``not provably fair: seeded dice``)."""
+    kinds = {kind.value: kind for kind in DiceKind}
+    if isinstance(dice, str) and dice in kinds:
+        return kinds[dice].fairness
+    return f"it was played with {_shown(dice) if isinstance(dice, str) else quoted(dice)} dice, not fair dice"
+
+
+def _setter(actor: Mapping[str, Any], kind: str, where: str) -> str:
+    """Who entered a client-seed entry, in words: the player's name, ``the referee`` or ``the dice``."""
+    if kind == "player":
+        return _text(_key(actor, "name", where), f"{where}.name")
+    return f"the {kind}"
 
 
 def _read_hand(item: object, where: str) -> Hand:
@@ -329,7 +416,7 @@ def _read_hand(item: object, where: str) -> Hand:
     seed = _key(data, "server_seed", where)
     server_seed = None if seed is None else _hex(seed, f"{where}.server_seed")
     client = _key(data, "client_seed", where)
-    client_seed = None if client is None else _text(client, f"{where}.client_seed")
+    client_seed = None if client is None else _client_seed(client, f"{where}.client_seed")
     throws = []
     for i, throw in enumerate(_list(_key(data, "throws", where), f"{where}.throws")):
         at = f"{where}.throws[{i}]"
@@ -364,6 +451,9 @@ class _Verifier:
         # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
+        # The client-seed entries in order (the entries' numbers rise), and whose seed each sets.
+        self.seed_entries = [seq for seq, _, _, _ in export.seeds]
+        self.seed_player = {seq: (player, own) for seq, player, _, own in export.seeds}
 
     def run(self) -> Verification:
         try:
@@ -425,6 +515,7 @@ class _Verifier:
                 )
             owner = self.owner[seq] = began[at - 1][1]
             self.owned.setdefault(owner, []).append(seq)
+        self._check_seed_texts()
 
     def _check_hand(self, hand: Hand) -> None:
         number = hand.number
@@ -438,6 +529,9 @@ class _Verifier:
             )
         chosen = self._check_client_seed(hand, committed)
         revealed = self._check_reveal(hand)
+        if revealed is None:
+            self._check_closed(hand)
+        self._check_seed_times(hand, committed, revealed)
         self._check_throws(hand, revealed)
         if revealed is not None:
             mismatch = throw_mismatch(hand)  # its server seed is the revealed one (checked above)
@@ -453,7 +547,7 @@ class _Verifier:
             )
         )
 
-    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[str, ...]:
+    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[FreshSeed, ...]:
         """The hand's client seed against its hand-opened entry and the players' seeds; the players whose own
         seed, set after the commitment, is part of it."""
         number = hand.number
@@ -493,12 +587,8 @@ class _Verifier:
                 )
         order = sorted(seated, key=export.seat_order.index)
         latest = {player: (seq, seed, own) for seq, player, seed, own in export.seeds if seq < opened.seq}
-        for name in order:
-            if name not in latest:
-                raise _Mismatch(
-                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, has no client-seed "
-                    f"entry before the hand began (entry {opened.seq})"
-                )
+        # A player seated with no seed yet (a newcomer since the commitment who set none) has no part.
+        order = [name for name in order if name in latest]
         made = ",".join(latest[name][1] for name in order)
         if made != opened.value:
             names = ", ".join(map(_shown, order)) or "nobody"
@@ -506,7 +596,66 @@ class _Verifier:
                 f"hand {number}: its client seed {quoted(opened.value)} (entry {opened.seq}) is not what the "
                 f"seated players' seeds make in seat order ({names}): {quoted(made)}"
             )
-        return tuple(name for name in order if latest[name][2] and latest[name][0] > committed.seq)
+        return tuple(
+            self._fresh(name, latest[name][0])
+            for name in order
+            if latest[name][2] and latest[name][0] > committed.seq
+        )
+
+    def _fresh(self, player: str, seq: int) -> FreshSeed:
+        by = self.export.setters[seq]
+        return FreshSeed(player, seq, None if by == player else by)
+
+    def _check_seed_texts(self) -> None:
+        """Every seed is one the table takes: above all, none holds the ``,`` that joins the players' seeds
+        into a hand's client seed (which could then not be split back into them)."""
+        for seq, player, seed, _ in self.export.seeds:
+            try:
+                check_client_seed(seed)
+            except InvalidError as error:
+                why = (
+                    f"it holds a {SEED_JOIN!r}, which joins the players' seeds, so a hand's client seed made "
+                    "with it cannot be split back into them"
+                    if SEED_JOIN in seed
+                    else str(error)
+                )
+                raise _Mismatch(
+                    f"entry {seq} sets {_shown(player)}'s seed to {quoted(seed)}, which the table refuses: "
+                    f"{why}"
+                ) from None
+
+    def _check_seed_times(self, hand: Hand, committed: _Note, revealed: _Note | None) -> None:
+        """No seed entry between the hand's commitment and its end but the players' own, before its first
+        throw: a seed the dice drew after the commitment is one the server could have tried against its
+        committed seed until the throws suited it (the dice draw seeds only before a commitment), and a seed
+        set after the first throw is one the table refuses (the hand's seeds are fixed then)."""
+        number = hand.number
+        opened = self.notes["hand-opened"].get(number)
+        end = revealed.seq if revealed is not None else None
+        first = bisect.bisect_right(self.seed_entries, committed.seq)
+        stop = len(self.seed_entries) if end is None else bisect.bisect_left(self.seed_entries, end)
+        for seq in self.seed_entries[first:stop]:
+            player, own = self.seed_player[seq]
+            if opened is not None and seq > opened.seq:
+                raise _Mismatch(
+                    f"hand {number}: entry {seq} sets {_shown(player)}'s seed after the hand's first throw "
+                    f"(its client seed was fixed at entry {opened.seq}): the table refuses a seed until the "
+                    "dice pass"
+                )
+            if not own:
+                raise _Mismatch(
+                    f"hand {number}: entry {seq} is a seed the dice drew for {_shown(player)} after the "
+                    f"hand's commitment (entry {committed.seq}): the server could have chosen it to suit its "
+                    "committed seed (the dice draw seeds only before a commitment)"
+                )
+
+    def _check_closed(self, hand: Hand) -> None:
+        """A hand left unrevealed is pending only while the game is open: a closed game reveals its last."""
+        if self.export.closed:
+            raise _Mismatch(
+                f"hand {hand.number}: the game is closed, but the hand's server seed was never revealed, so "
+                f"its {_plural(len(hand.throws), 'throw')} cannot be checked"
+            )
 
     def _check_reveal(self, hand: Hand) -> _Note | None:
         """The hand's reveal entry, once its server seed is checked against it and against the commitment."""
