@@ -1,6 +1,6 @@
 """Provably fair dice: the server commits to its seed before the throws, reveals it after the hand.
 
-The scheme, exactly (``docs/fairness.md`` says it in words, with a verifier of thirty lines):
+The scheme, exactly (``docs/fairness.md`` says it in words, with a verifier of some forty lines):
 
 - A **hand** runs from a caster taking the dice until the dice pass (or the game ends). Hands are numbered
   from 1.
