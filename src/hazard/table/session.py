@@ -353,11 +353,10 @@ class Session:
         """Throw the fair dice: the hand's client seed fixed at its first throw, then the throw its seeds and
         nonce give.
 
-        The client seed is made of the seeds the players seated now have, in seat order. Nothing is drawn
-        here, after the commitment: a seed the server drew now could be tried against its committed seed
-        until the throws suited it. The dice draw a seed for each player who has none before each
-        commitment (:meth:`_draw_seeds`); a newcomer seated since this hand's commitment who set none has no
-        part in this hand.
+        The client seed is the seeds the players seated now have, in seat order. Nothing is drawn here, after
+        the commitment: a seed the server drew now could be tried against its committed seed until the
+        throws suited it. Seeds are drawn before each commitment (:meth:`_draw_seeds`); a newcomer seated
+        since this hand's commitment who set none has no part in it.
         """
         assert self.fair is not None
         hand = self.fair.current
@@ -378,8 +377,8 @@ class Session:
 
     def _draw_seeds(self) -> None:
         """Before a commitment: a seed drawn by the dice for each seated player who has none yet."""
-        assert self.fair is not None
         for player in self.table.players:
+            assert self.fair is not None
             if self.fair.seed_of(player.name) is None:
                 self._note(ClientSeeded(player.name, new_client_seed()), DICE)
 

@@ -8,15 +8,20 @@ scheme):
   entry comes before the hand's ``hand-opened`` entry (the server committed before the players' seeds were
   fixed: otherwise it could have chosen its seed knowing them);
 - **the server seed**, once revealed: the one its ``reveal`` entry recorded, and its SHA-256 is the
-  commitment. Only the last hand may be unrevealed (every hand before it has ended); an unrevealed hand is
-  listed in :attr:`Verification.unrevealed`, its throws left unchecked, and that is not a failure;
+  commitment. Only the last hand of a game still open may be unrevealed (every hand before it has ended, and
+  a closed game reveals its last: the export's ``closed``, absent in older exports, which are read as open);
+  an unrevealed hand is pending, listed in :attr:`Verification.unrevealed`, its throws left unchecked, and
+  that is not a failure;
 - **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
-  every player whose ``sit`` entry comes before the ``hand-opened`` entry, in seat order, each with the seed
-  of his latest ``client-seed`` entry before it, joined by commas. Players only ever sit down, never leave,
+  every player whose ``sit`` entry comes before the ``hand-opened`` entry and who has a ``client-seed`` entry
+  before it, in seat order, each with the seed of his latest one, joined by commas. Players only ever sit down, never leave,
   and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
   players in the export's final ``state``, keeping those seated at that moment. Each part whose
   ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
-  after the hand's commitment is named in :attr:`HandCheck.chosen`: information, not a check;
+  after the hand's commitment is named in :attr:`HandCheck.chosen`, with a warning where there is none;
+- **when the seeds were set** (:mod:`hazard.table.seed_order`): no seed drawn by the dice between the hand's
+  commitment and its end (the server chooses nothing once it has committed), none set after its first throw,
+  and none anywhere holding the ``,`` that joins the seeds;
 - **the throws**: the hand lists, with nonces 0, 1, 2, ... in order, every ``throw`` entry that comes after
   its ``hand-opened`` entry and before the next hand's, and none after its server seed was revealed; each
   listed roll is the one its entry records; and, once revealed, each is what the seeds give
@@ -34,7 +39,7 @@ are not fair (it has nothing to verify).
 >>> verify_game({"game": {"dice": "seeded"}, "entries": [], "hands": [], "state": {}})
 Traceback (most recent call last):
 ...
-hazard.core.errors.InvalidError: invalid game to verify: it was played with seeded dice, not fair dice (only a game of fair dice carries a proof of its throws)
+hazard.core.errors.InvalidError: invalid game to verify: not provably fair: seeded dice (only a game of fair dice carries a proof of its throws)
 """  # noqa: E501
 
 from __future__ import annotations
@@ -49,152 +54,17 @@ from typing import Any, NoReturn
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
 from hazard.table.dice import DiceKind
-from hazard.table.fair import (
-    SEED_JOIN,
-    Hand,
-    check_client_seed,
-    commitment,
-    server_seed_from_hex,
-    throw_mismatch,
-)
+from hazard.table.fair import Hand, commitment, server_seed_from_hex, throw_mismatch
+from hazard.table.seed_order import DICE, FreshSeed, SeedEntry, SeedOrder, seed_text_problem
+from hazard.table.seed_order import shown as _shown
+from hazard.table.verification import HandCheck, Verification
+from hazard.table.verification import plural as _plural
 
 __all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
 
 _FAIR = "fair"
 """The ``dice`` of a game's setup whose throws carry a proof."""
 _ROLL = re.compile(r"([1-6])-([1-6])")
-_SEED_SHOWN = 200
-"""The most characters of a client seed a hand's line quotes (a seed of ten players is about 650)."""
-
-
-def _shown(text: str) -> str:
-    """A name or entry type from the export as a message shows it: as it is where it is a plain short word,
-    else quoted (an export may hold anything: a line break, a megabyte)."""
-    plain = text.isprintable() and 0 < len(text) <= 40 and text == text.strip()
-    return text if plain else quoted(text)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-@dataclass(frozen=True, slots=True)
-class FreshSeed:
-    """A part of a hand's client seed set after the hand's commitment: the player's, at that entry, by him
-    (or, where ``by`` names another, by the referee for him)."""
-
-    player: str
-    entry: int
-    by: str | None = None
-    """Who entered it where it is not the player himself (the referee); None where it is he."""
-
-    def __str__(self) -> str:
-        by = "" if self.by is None else f", by {_shown(self.by)}"
-        return f"{_shown(self.player)} at entry {self.entry}{by}"
-
-
-@dataclass(frozen=True, slots=True)
-class HandCheck:
-    """One hand that passed every check: what a player compares with what he was shown at the table."""
-
-    number: int
-    commitment: str
-    revealed: bool
-    """Whether its server seed is revealed, and so its throws recomputed."""
-    client_seed: str | None
-    """None where the hand has no throw yet."""
-    throws: int
-    chosen: tuple[FreshSeed, ...] = ()
-    """The parts of its client seed set after the hand's commitment, each with its entry and who set it
-    (never one the dice drew: that fails the check): what keeps the server from having chosen its seed, or
-    its throws, to suit itself (``docs/fairness.md``). Empty where every part was known to the server when
-    it committed."""
-
-    def line(self) -> str:
-        """The hand in one line: ``hand 1: commitment 630d...; ...; 4 throws verified``."""
-        seed = "no client seed yet" if self.client_seed is None else f"client seed {self._seed()}"
-        if self.client_seed is not None:
-            seed += (
-                f" (seeds set after the commitment: {', '.join(map(str, self.chosen))})"
-                if self.chosen
-                else " (no seed set after the commitment)"
-            )
-        if self.revealed:
-            return (
-                f"hand {self.number}: commitment {self.commitment}; server seed revealed, matching it; "
-                f"{seed}; {_plural(self.throws, 'throw')} verified"
-            )
-        return (
-            f"hand {self.number}: commitment {self.commitment}; server seed not yet revealed; {seed}; "
-            f"{_plural(self.throws, 'throw') + ' to check when it ends' if self.throws else 'no throw yet'}"
-        )
-
-    def warning(self) -> str | None:
-        """Where the hand's dice were thrown and no player set a seed after its commitment, the plain warning
-        that the proof then rests on the server alone; else None."""
-        if self.client_seed is None or self.chosen:
-            return None
-        return (
-            f"hand {self.number}: no player set a seed after the server's commitment: the server could have "
-            "chosen these throws"
-        )
-
-    def _seed(self) -> str:
-        assert self.client_seed is not None
-        return quoted(self.client_seed, limit=_SEED_SHOWN)
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    """What :func:`verify_game` found: how much it verified, what it cannot check yet, the first mismatch."""
-
-    throws: int
-    """Throws recomputed from their revealed hand's seeds and found equal to the record."""
-    hands: int
-    """Hands verified: revealed, and every one of their throws matching."""
-    unrevealed: tuple[int, ...] = ()
-    """Hands whose server seed is not yet revealed (at most the last, of a game still open): pending, listed,
-    not passed."""
-    problem: str | None = None
-    """The first mismatch found, in words; None where everything checked matches."""
-    checked: tuple[HandCheck, ...] = ()
-    """Each hand that passed its checks, in order (those before the problem, where there is one)."""
-    game: int | None = None
-    """The game's number, where the export gives one."""
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        """Each checked hand's warning (:meth:`HandCheck.warning`), in order."""
-        return tuple(w for w in (hand.warning() for hand in self.checked) if w is not None)
-
-    def heading(self) -> str:
-        """What was verified, in one line: ``game 3: provably fair dice``."""
-        game = "the game" if self.game is None else f"game {self.game}"
-        return f"{game}: {DiceKind.FAIR.fairness} dice"
-
-    @property
-    def ok(self) -> bool:
-        """Whether nothing failed (unrevealed hands do not fail: they are not checked yet)."""
-        return self.problem is None
-
-    def text(self) -> str:
-        """The verdict in one line: ``all 12 throws of 3 hands verified``, with each unrevealed hand after it,
-        or the problem.
-
-        >>> Verification(throws=5, hands=2, unrevealed=(3,), checked=(HandCheck(3, "ab", False, "x", 1),)).text()
-        'all 5 throws of 2 hands verified; hand 3 pending, not yet revealed (its 1 throw cannot be checked until it ends)'
-        """  # noqa: E501
-        if self.problem is not None:
-            return self.problem
-        line = f"all {_plural(self.throws, 'throw')} of {_plural(self.hands, 'hand')} verified"
-        waiting = {hand.number: hand.throws for hand in self.checked if not hand.revealed}
-        for number in self.unrevealed:
-            count = waiting.get(number, 0)
-            why = (
-                f"its {_plural(count, 'throw')} cannot be checked until it ends" if count else "no throw yet"
-            )
-            line += f"; hand {number} pending, not yet revealed ({why})"
-        return line
 
 
 def verify_game(data: Mapping[str, Any]) -> Verification:
@@ -406,7 +276,7 @@ def _setter(actor: Mapping[str, Any], kind: str, where: str) -> str:
     """Who entered a client-seed entry, in words: the player's name, ``the referee`` or ``the dice``."""
     if kind == "player":
         return _text(_key(actor, "name", where), f"{where}.name")
-    return f"the {kind}"
+    return DICE if kind == "dice" else f"the {kind}"
 
 
 def _read_hand(item: object, where: str) -> Hand:
@@ -451,13 +321,16 @@ class _Verifier:
         # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
-        # The client-seed entries in order (the entries' numbers rise), and whose seed each sets.
-        self.seed_entries = [seq for seq, _, _, _ in export.seeds]
-        self.seed_player = {seq: (player, own) for seq, player, _, own in export.seeds}
+        self.seed_order = SeedOrder(
+            [SeedEntry(seq, player, seed, export.setters[seq]) for seq, player, seed, _ in export.seeds]
+        )
 
     def run(self) -> Verification:
         try:
             self._check_structure()
+            refused = seed_text_problem(self.seed_order.seeds)
+            if refused is not None:
+                raise _Mismatch(refused)
             for hand in self.export.hands:
                 self._check_hand(hand)
             problem = None
@@ -515,7 +388,6 @@ class _Verifier:
                 )
             owner = self.owner[seq] = began[at - 1][1]
             self.owned.setdefault(owner, []).append(seq)
-        self._check_seed_texts()
 
     def _check_hand(self, hand: Hand) -> None:
         number = hand.number
@@ -606,48 +478,16 @@ class _Verifier:
         by = self.export.setters[seq]
         return FreshSeed(player, seq, None if by == player else by)
 
-    def _check_seed_texts(self) -> None:
-        """Every seed is one the table takes: above all, none holds the ``,`` that joins the players' seeds
-        into a hand's client seed (which could then not be split back into them)."""
-        for seq, player, seed, _ in self.export.seeds:
-            try:
-                check_client_seed(seed)
-            except InvalidError as error:
-                why = (
-                    f"it holds a {SEED_JOIN!r}, which joins the players' seeds, so a hand's client seed made "
-                    "with it cannot be split back into them"
-                    if SEED_JOIN in seed
-                    else str(error)
-                )
-                raise _Mismatch(
-                    f"entry {seq} sets {_shown(player)}'s seed to {quoted(seed)}, which the table refuses: "
-                    f"{why}"
-                ) from None
-
     def _check_seed_times(self, hand: Hand, committed: _Note, revealed: _Note | None) -> None:
-        """No seed entry between the hand's commitment and its end but the players' own, before its first
-        throw: a seed the dice drew after the commitment is one the server could have tried against its
-        committed seed until the throws suited it (the dice draw seeds only before a commitment), and a seed
-        set after the first throw is one the table refuses (the hand's seeds are fixed then)."""
-        number = hand.number
-        opened = self.notes["hand-opened"].get(number)
-        end = revealed.seq if revealed is not None else None
-        first = bisect.bisect_right(self.seed_entries, committed.seq)
-        stop = len(self.seed_entries) if end is None else bisect.bisect_left(self.seed_entries, end)
-        for seq in self.seed_entries[first:stop]:
-            player, own = self.seed_player[seq]
-            if opened is not None and seq > opened.seq:
-                raise _Mismatch(
-                    f"hand {number}: entry {seq} sets {_shown(player)}'s seed after the hand's first throw "
-                    f"(its client seed was fixed at entry {opened.seq}): the table refuses a seed until the "
-                    "dice pass"
-                )
-            if not own:
-                raise _Mismatch(
-                    f"hand {number}: entry {seq} is a seed the dice drew for {_shown(player)} after the "
-                    f"hand's commitment (entry {committed.seq}): the server could have chosen it to suit its "
-                    "committed seed (the dice draw seeds only before a commitment)"
-                )
+        """No seed drawn by the dice after the hand's commitment, none set after its first throw
+        (:class:`~hazard.table.seed_order.SeedOrder`)."""
+        opened = self.notes["hand-opened"].get(hand.number)
+        end = None if revealed is None else revealed.seq
+        problem = self.seed_order.problem(
+            hand.number, committed.seq, None if opened is None else opened.seq, end
+        )
+        if problem is not None:
+            raise _Mismatch(problem)
 
     def _check_closed(self, hand: Hand) -> None:
         """A hand left unrevealed is pending only while the game is open: a closed game reveals its last."""
