@@ -230,6 +230,7 @@ def test_export_json_has_entries_with_actors_events_and_the_state(
         "paytable": "wikipedia",
         "stakes": "bank",
         "dice": "typed",
+        "fairness": "real dice, typed by the referee",  # named plainly (issue 19, finding 12)
         "seed": None,
         "settings": {},
     }

@@ -21,7 +21,8 @@ from tests.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "fairness.md"
 INTACT = (
-    "all 7 throws of 2 hands verified; hand 3 not yet revealed (its 2 throws cannot be checked until it ends)"
+    "all 7 throws of 2 hands verified; hand 3 pending, not yet revealed (its 2 throws cannot be checked "
+    "until it ends)"
 )
 LEFT_TO_HAZARD = {
     "the seat order",
@@ -56,12 +57,23 @@ def test_a_whole_export_verifies(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, lines, err = _verify(capsys, str(_write(tmp_path / "game.json", fair_export())))
     assert (code, err) == (0, "")
     assert lines[-1] == INTACT
-    assert [line.split(":")[0] for line in lines[:-1]] == ["hand 1", "hand 2", "hand 3", "warning"]
-    assert lines[-2].startswith(
-        "warning: this export carries no chain digests"
-    )  # built here, not by a server
-    assert "server seed revealed, matching it; client seed 'ann-seed,0123456789abcdef'" in lines[0]
-    assert lines[2].endswith("2 throws to check when it ends")
+    assert lines[0] == "game 1: provably fair dice"
+    assert [line.split(":")[0] for line in lines[1:-1]] == [
+        "hand 1",
+        "hand 2",
+        "hand 3",
+        "warning",
+        "warning",
+    ]
+    assert "server seed revealed, matching it; client seed 'ann-seed,0123456789abcdef'" in lines[1]
+    assert "(seeds set after the commitment: Ann at entry 5)" in lines[1]
+    assert lines[3].endswith("2 throws to check when it ends")
+    # Issue 19, finding 8: a hand whose seeds the server all knew when it committed is said plainly.
+    assert lines[4] == (
+        "warning: hand 3: no player set a seed after the server's commitment: the server could have chosen "
+        "these throws"
+    )
+    assert lines[5].startswith("warning: this export carries no chain digests")  # built here, not by a server
 
 
 def test_every_hand_revealed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -77,7 +89,9 @@ def test_each_tampering_fails_naming_it(
     assert (code, err) == (1, ""), name
     assert lines[-1].startswith("not verified: "), lines
     assert re.search(pattern, lines[-1].removeprefix("not verified: ")), lines[-1]
-    assert all(line.startswith("hand ") for line in lines[:-2])  # the hands checked before the problem
+    assert lines[0] == "game 1: provably fair dice"
+    # the hands checked before the problem, then the seal's warning (the export is built here, unsigned)
+    assert all(line.startswith(("hand ", "warning: hand ")) for line in lines[1:-2])
     assert lines[-2].startswith("warning: this export carries no chain digests")
 
 
@@ -86,10 +100,11 @@ def test_the_hands_before_a_problem_are_shown(capsys: pytest.CaptureFixture[str]
     data["hands"][1]["server_seed"] = "ab" * 32
     code, lines, _ = _verify(capsys, str(_write(tmp_path / "game.json", data)))
     assert code == 1
-    assert len(lines) == 3
-    assert lines[0].startswith("hand 1: ")
-    assert lines[1].startswith("warning: ")
-    assert lines[2].startswith("not verified: hand 2: its server seed ")
+    assert len(lines) == 4
+    assert lines[0] == "game 1: provably fair dice"
+    assert lines[1].startswith("hand 1: ")
+    assert lines[2].startswith("warning: ")
+    assert lines[3].startswith("not verified: hand 2: its server seed ")
 
 
 # --- nothing to verify: one error line, exit 2 -------------------------------------------------------------
@@ -104,7 +119,8 @@ def test_the_hands_before_a_problem_are_shown(capsys: pytest.CaptureFixture[str]
         ("null", r"expected a JSON object, not NoneType"),
         ("[" * 100_000 + "]" * 100_000, r"not JSON( that can be read)?"),
         ("9" * 5000, r"not JSON that can be read \(a number too long"),
-        ('{"game": {"dice": "seeded"}}', r"it was played with seeded dice, not fair dice"),
+        ('{"game": {"dice": "seeded"}}', r"invalid game to verify: not provably fair: seeded dice \(only"),
+        ('{"game": {"dice": "typed"}}', r"invalid game to verify: real dice, typed by the referee \(only"),
         ('{"game": {"dice": "fair"}}', r"invalid game to verify: the game has no 'hands'"),
         ("\udcff", r"is not UTF-8"),
     ],
@@ -201,7 +217,7 @@ def test_a_game_in_the_record_verifies(
     code, lines, err = _verify(capsys, str(game), "--db", str(db))
     assert (code, err) == (0, "")
     assert re.fullmatch(
-        r"all \d+ throws? of 2 hands verified; hand 3 not yet revealed \(no throw yet\)", lines[-1]
+        r"all \d+ throws? of 2 hands verified; hand 3 pending, not yet revealed \(no throw yet\)", lines[-1]
     )
     # The export of the same game, as a file, verifies the same.
     code, out, err = run(capsys, "record", "export", str(game), "--db", str(db), "--format", "json")
@@ -228,7 +244,7 @@ def test_a_game_of_other_dice_is_refused(capsys: pytest.CaptureFixture[str], tmp
     db = tmp_path / "games.db"
     game = played_game(db)
     line = fails(capsys, "verify", str(game), "--db", str(db))
-    assert "it was played with seeded dice, not fair dice" in line
+    assert "not provably fair: seeded dice (only a game of fair dice carries a proof" in line
 
 
 @fuzz(60)
@@ -271,7 +287,7 @@ def _reference(path: Path) -> tuple[int, str]:
 def test_the_reference_verifier_is_short_and_standard_library_only() -> None:
     source = _reference_source()
     lines = [line for line in source.splitlines() if line.strip()]
-    assert len(lines) <= 60  # 32 for the dice; the rest for the record's chain and signatures (issue 19)
+    assert len(lines) <= 80  # 32 for the dice; the rest for seeds' order, the chain and signatures (issue 19)
     imports = {name.strip() for line in lines if line.startswith("import ") for name in line[7:].split(",")}
     assert imports <= set(sys.stdlib_module_names)
     # beyond the standard library, only cryptography, for the signatures, and only where it is installed
@@ -286,7 +302,8 @@ def test_the_reference_verifier_agrees_on_whole_exports(
 ) -> None:
     for name, data in {
         "open": fair_export(),
-        "closed": fair_export(last_open=False),
+        "every hand revealed": fair_export(last_open=False),
+        "closed": fair_export(last_open=False, closed=True),
         "no throw yet": fair_export((("sit", "Ann"), ("seed", "Ann", "a"), ("hand", 1), ("hand", 0))),
         "just begun": fair_export((("sit", "Ann"), ("hand", 0))),
     }.items():
@@ -308,7 +325,47 @@ def test_the_reference_verifier_agrees_on_every_tampering(
             assert reference == 0, (name, line)  # what the docs say it leaves to hazard verify, exactly
         else:
             assert reference == 1, (name, line)
-            assert line.startswith(("hand ", "not a game of fair dice")), line
+            assert line.startswith(("hand ", "entry ", "not a game of fair dice")), line
+
+
+def test_the_reference_verifier_says_whose_seeds_came_after_each_commitment(tmp_path: Path) -> None:
+    """Issue 19, finding 8: like hazard verify, it names each hand's seeds set after its commitment, and warns
+    where there was none."""
+    script = tmp_path / "verify_fair.py"
+    script.write_text(_reference_source(), encoding="utf-8")
+    path = _write(tmp_path / "game.json", fair_export())
+    done = subprocess.run(
+        [sys.executable, "-I", str(script), str(path)], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.splitlines() == [
+        "hand 1: seeds set after the commitment: Ann at entry 5, by Ann",
+        "hand 2: seeds set after the commitment: Cat at entry 15, by Cat; Ann at entry 16, by Ann",
+        "hand 3: seeds set after the commitment: none: warning, the server could have chosen these throws",
+        "warning: no chain: nothing shows it is the server's",  # the export is built here, not by a server
+        INTACT,
+    ]
+
+
+def test_an_open_game_lists_its_hand_pending_and_a_closed_one_fails_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 19, finding 9: the last hand of an open game (or of an export that does not say, as older ones
+    do not) is pending; a closed game's unrevealed hand fails, in both verifiers."""
+    data = fair_export()
+    del data["closed"]
+    path = _write(tmp_path / "old.json", data)
+    assert _verify(capsys, str(path))[:2][0] == 0
+    assert _reference(path) == (0, INTACT)
+    path = _write(tmp_path / "closed.json", fair_export(closed=True))
+    code, lines, _ = _verify(capsys, str(path))
+    assert (code, lines[-1]) == (
+        1,
+        "not verified: hand 3: the game is closed, but the hand's server seed was never revealed, so its 2 "
+        "throws cannot be checked",
+    )
+    assert _reference(path)[0] == 1
+    path = _write(tmp_path / "closed-revealed.json", fair_export(last_open=False, closed=True))
+    assert _verify(capsys, str(path))[1][-1] == "all 9 throws of 3 hands verified"
 
 
 def test_the_reference_verifier_refuses_other_dice(tmp_path: Path) -> None:
@@ -319,7 +376,9 @@ def test_the_reference_verifier_refuses_other_dice(tmp_path: Path) -> None:
 
 def test_the_reference_verifier_skips_bytes_as_the_game_does(tmp_path: Path) -> None:
     """Throw 1 of client seed 'ann,bob' with the known answers' seed skips a byte (docs/fairness.md)."""
-    data = fair_export((("sit", "Ann"), ("seed", "Ann", "ann,bob"), ("hand", 8)), last_open=False)
+    script = (("sit", "Ann"), ("sit", "Bob"), ("seed", "Ann", "ann"), ("seed", "Bob", "bob"), ("hand", 8))
+    data = fair_export(script, seat_order=("Ann", "Bob"), last_open=False)
+    assert data["hands"][0]["client_seed"] == "ann,bob"
     rolls = [throw["roll"] for throw in data["hands"][0]["throws"]]
     assert " ".join(rolls) == "3-2 4-2 1-6 3-1 2-2 2-4 3-2 3-2"
     assert _reference(_write(tmp_path / "game.json", data)) == (0, "all 8 throws of 1 hand verified")

@@ -179,11 +179,31 @@ def test_fair_throw_refuses_a_bad_seed_or_nonce() -> None:
 
 
 def test_client_seeds_of_1_to_64_printable_characters() -> None:
-    for seed in ("a", "x" * MAX_CLIENT_SEED, "my lucky seed", "Zoë", "a,b", new_client_seed()):
+    for seed in ("a", "x" * MAX_CLIENT_SEED, "my lucky seed", "Zoë", "a;b", new_client_seed()):
         assert check_client_seed(seed) == seed
     for bad in ("", "x" * (MAX_CLIENT_SEED + 1), " lead", "trail ", "tab\there", "new\nline", "\x1b[2J", 7):
         with pytest.raises(InvalidError, match="invalid client seed"):
             check_client_seed(bad)  # type: ignore[arg-type]
+
+
+def test_a_seed_holding_the_comma_that_joins_the_seeds_is_refused() -> None:
+    """Issue 19, finding 12: 'a,b' for Ann beside Bob's 'c' makes the client seed 'a,b,c', which reads as
+    three players' seeds as well as two; the table refuses it, and says which characters a seed may have."""
+    for bad in ("a,b", ",", "ann,", ",bob"):
+        with pytest.raises(InvalidError, match="printable characters other than ','"):
+            check_client_seed(bad)
+
+
+def test_a_stored_seed_with_a_comma_still_reads_back() -> None:
+    """An old record's seed that holds a comma (taken before the table refused them) still loads: only its
+    verification fails (tests/test_table_verify.py)."""
+    from hazard.table.fair import ClientSeeded, note_from_json
+
+    assert note_from_json({"type": "client-seed", "player": "Ann", "seed": "a,b"}) == ClientSeeded(
+        "Ann", "a,b"
+    )
+    with pytest.raises(InvalidError, match="invalid client seed"):
+        note_from_json({"type": "client-seed", "player": "Ann", "seed": "new\nline"})
 
 
 def test_new_seeds_are_of_their_shape() -> None:

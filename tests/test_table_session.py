@@ -1236,8 +1236,11 @@ def test_fair_dice_commit_before_each_hand_and_reveal_after_it(store: GameStore)
     from hazard.table import ClientSeeded, Committed, HandOpened, Revealed, fair_ledger
 
     session = fair_game(store)
-    assert isinstance(session.entries[0].item, Committed)  # before anyone sits: the first hand's seed
-    assert session.entries[0].actor.kind.value == "dice"
+    # The players seated with the game, the seeds the dice draw for them, then the first hand's commitment:
+    # the server chooses nothing once it has committed (issue 19, finding 8).
+    opening = [entry.item for entry in session.entries]
+    assert [type(item).__name__ for item in opening] == ["Sit"] * 3 + ["ClientSeeded"] * 3 + ["Committed"]
+    assert [entry.actor.kind.value for entry in session.entries[3:]] == ["dice"] * 4
     session.act("seed ann's-own", by=ANN)
     for _ in range(3000):  # until the dice have passed twice (three lost rounds in a row pass them)
         play_fair(session, 1)
@@ -1249,8 +1252,8 @@ def test_fair_dice_commit_before_each_hand_and_reveal_after_it(store: GameStore)
     first_throw = next(i for i, item in enumerate(items) if isinstance(item, Roll))
     assert isinstance(items[first_throw - 1], HandOpened)
     drawn = [item for item in items[:first_throw] if isinstance(item, ClientSeeded)]
-    assert [(s.player, len(s.seed)) for s in drawn] == [("Ann", 9), ("Bob", 16), ("Cat", 16)]
-    assert hands[0].client_seed == ",".join(s.seed for s in drawn)
+    assert [(s.player, len(s.seed)) for s in drawn] == [("Ann", 16), ("Bob", 16), ("Cat", 16), ("Ann", 9)]
+    assert hands[0].client_seed == ",".join(s.seed for s in drawn[3:] + drawn[1:3])
     for before, after in itertools.pairwise(hands):
         assert before.server_seed is not None  # every hand but the last has ended and shown its seed
         reveal = next(
@@ -1329,14 +1332,118 @@ def test_a_seed_is_set_between_hands_by_its_player_in_a_fair_game_only(store: Ga
         other.act("seed mine", by=ANN)
 
 
+def test_a_seat_sets_one_seed_a_hand_before_its_first_throw(store: GameStore) -> None:
+    """Issue 19, finding 8: a page sets its seat's seed once a hand; a second one for the same hand, one for a
+    hand that is over or not yet committed, and one after the hand's first throw are refused, each saying
+    why, and write nothing."""
+    session = fair_game(store)
+    assert session.fair is not None
+    first = session.set_seed(SetSeed("Ann", "a1", 1), by=ANN)
+    assert session.fair.fresh_entry("Ann") == first.entry.seq
+    written = len(session.entries)
+    with pytest.raises(
+        IllegalError, match=rf"Ann's seed for this hand is set already \(entry {first.entry.seq}\)"
+    ):
+        session.act("seed a2", by=ANN)
+    with pytest.raises(IllegalError, match="set already"):
+        session.set_seed(SetSeed("Ann", "a3"), by=REFEREE)  # the referee sets it for him no second time
+    with pytest.raises(
+        IllegalError, match="for hand 2: that hand is not committed yet; the dice are committed to hand 1"
+    ):
+        session.set_seed(SetSeed("Bob", "b1", 2), by=BOB)
+    assert len(session.entries) == written
+    session.set_seed(SetSeed("Bob", "b1", 1), by=BOB)  # each seat sets its own
+    play_fair(session, 1)
+    with pytest.raises(IllegalError, match="illegal seed for Cat in hand 1: its dice have been thrown"):
+        session.set_seed(SetSeed("Cat", "c1", 1), by=CAT)
+    for _ in range(3000):  # until the dice pass
+        if session.fair.current is not None and session.fair.current.number > 1:
+            break
+        play_fair(session, 1)
+    hand = session.fair.current
+    assert hand is not None
+    assert hand.number == 2
+    assert session.fair.fresh == ()  # a new hand: every seat may set a seed again
+    with pytest.raises(IllegalError, match="for hand 1: that hand is over; the dice are committed to hand 2"):
+        session.set_seed(SetSeed("Ann", "late", 1), by=ANN)
+    session.set_seed(SetSeed("Ann", "a-2", 2), by=ANN)
+    assert session.fair.seed_of("Ann") == "a-2"
+
+
+def test_a_server_grinding_a_bots_seed_has_nothing_left_to_grind_against(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19, finding 8, the attack: a server that, whenever it draws a seed for a seat that has none (a
+    bot here), tries seeds until the hand committed now begins with four 7s. When the dice drew those seeds at
+    a hand's first throw, after its commitment and after Ann's own seed, it always found one (276 tries in the
+    issue's run); now they are drawn before the commitment they serve, and before the players' own seeds for
+    that hand, so there is nothing to try them against: the grinder's aim is met in no hand, and the record
+    shows every drawn seed before the commitment of every hand it is part of."""
+    import hashlib
+
+    from hazard.table import game_json, verify_game
+    from hazard.table import session as session_module
+    from hazard.table.fair import ClientSeeded, Committed, HandOpened, fair_throw
+
+    servers = (hashlib.sha256(f"server {n}".encode()).digest() for n in itertools.count())
+    monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
+    session = start(store, dice=DiceKind.FAIR)
+    sit(session, ("Ann", 1000), ("Bob", 1000, BotPolicy.BYSTANDER))
+    tries: list[int] = []
+
+    def grind() -> str:
+        # Every seed known now, and the seed the dice are committed to now: the best a server can do.
+        assert session.fair is not None
+        assert session.secret is not None
+        parts = [session.fair.seed_of(p.name) for p in session.table.players]
+        for n in range(100_000):
+            candidate = f"{n:016x}"
+            client = ",".join(candidate if part is None else part for part in parts)
+            if all(fair_throw(session.secret, client, k).total == 7 for k in range(4)):
+                tries.append(n)
+                return candidate
+        raise AssertionError("no seed found")
+
+    monkeypatch.setattr(session_module, "new_client_seed", grind)
+    seeded: set[int] = set()
+    for _ in range(3000):  # until hand 3 is committed
+        assert session.fair is not None
+        hand = session.fair.current
+        assert hand is not None
+        if hand.number >= 3:
+            break
+        if hand.number not in seeded:  # Ann sets a seed of her own after each commitment
+            seeded.add(hand.number)
+            session.act(f"seed ann-{hand.number}", by=ANN)
+        play_fair(session, 1)
+    assert tries  # the grinder was asked, and found what it looked for
+    loaded = store.load(session.game)
+    for hand in loaded.ledger.hands:
+        first = [roll.total for _, _, roll in hand.throws[:4]]
+        assert first != [7, 7, 7, 7], f"hand {hand.number} begins as the grinder chose"
+    committed = {e.item.hand: e.seq for e in loaded.entries if isinstance(e.item, Committed)}
+    opened = {e.item.hand: e.seq for e in loaded.entries if isinstance(e.item, HandOpened)}
+    drawn = [
+        e.seq for e in loaded.entries if isinstance(e.item, ClientSeeded) and e.actor.kind.value == "dice"
+    ]
+    assert drawn
+    for number, start_at in committed.items():
+        assert not any(start_at < seq < opened.get(number, len(loaded.entries) + 1) for seq in drawn)
+    result = verify_game(game_json(loaded))
+    assert result.ok, result.problem
+    assert result.warnings == ()  # Ann's own seed, set after each commitment, is in each hand
+    assert all([seed.player for seed in hand.chosen] == ["Ann"] for hand in result.checked if hand.throws)
+
+
 def test_a_throw_of_the_fair_dice_cannot_be_corrected(store: GameStore) -> None:
     session = fair_game(store)
     play_fair(session, 2)
     throw = next(entry.seq for entry in session.entries if isinstance(entry.item, Roll))
     with pytest.raises(IllegalError, match="a throw of the fair dice, which stand as thrown"):
         session.correct(throw)
+    commit = next(entry.seq for entry in session.entries if entry.actor.kind.value == "dice")
     with pytest.raises(IllegalError, match="a note of the fair dice"):
-        session.correct(1)
+        session.correct(commit)
 
 
 def test_a_fair_game_whose_kept_seed_is_lost_is_refused_on_resume(store: GameStore, db_path: Path) -> None:
@@ -1555,7 +1662,7 @@ def test_a_close_at_a_table_between_hands_or_of_other_dice_reveals_nothing(store
 
 
 def test_an_action_that_ends_a_hand_returns_its_reveal_and_the_next_commitment(store: GameStore) -> None:
-    from hazard.table.fair import Committed, Revealed
+    from hazard.table.fair import ClientSeeded, Committed, Revealed
 
     session = start(store, dice=DiceKind.FAIR, kind=GameKind.WEB)
     for name in ("Ann", "Bob"):
@@ -1568,7 +1675,9 @@ def test_an_action_that_ends_a_hand_returns_its_reveal_and_the_next_commitment(s
         session.act("throw", by=ANN)
     done = session.act("pass", by=Actor.player(session.table.caster or ""))
     kinds = [type(recorded.entry.item) for recorded in done]
-    assert kinds[1:] == [Revealed, Committed]  # the pass, then the hand's end: returned, not only written
+    # The pass, then the hand's end: its reveal, the seeds drawn for the players who have none (Ann and Bob
+    # sat after the first commitment), the next commitment; returned, not only written.
+    assert kinds[1:] == [Revealed, ClientSeeded, ClientSeeded, Committed]
     news = [recorded.entry.seq for recorded in session.take_news()]
     assert news == list(range(news[0], len(session.entries) + 1))  # every entry, in order, once
     assert news[0] == 4  # from the commitment, the two sits: the call on

@@ -23,7 +23,7 @@ from tests.commandline import fuzz
 
 from hazard.core.errors import InvalidError
 from hazard.table.fair import commitment, fair_throw
-from hazard.table.verify import HandCheck, Verification, verify_game
+from hazard.table.verify import FreshSeed, HandCheck, Verification, verify_game
 
 SEEDS = (bytes(range(32)), bytes(range(32, 64)), bytes(range(64, 96)))
 """The server seeds of hands 1, 2 and 3."""
@@ -31,9 +31,10 @@ DRAWN = "0123456789abcdef"
 """Bob's seed, drawn for him by the dice."""
 SCRIPT: tuple[tuple[Any, ...], ...] = (
     ("sit", "Ann"),
-    ("seed", "Ann", "ann-seed"),
     ("sit", "Bob"),
-    ("draw", "Bob", DRAWN),
+    ("draw", "Bob", DRAWN),  # before the commitment, as the table draws them
+    ("commit",),
+    ("seed", "Ann", "ann-seed"),
     ("hand", 4),
     ("sit", "Cat"),  # at the caster Bob's right: between Ann and Bob
     ("seed", "Cat", "cat-seed"),
@@ -41,7 +42,8 @@ SCRIPT: tuple[tuple[Any, ...], ...] = (
     ("hand", 3),
     ("hand", 2),
 )
-"""Ann and Bob play hand 1; Cat sits and Ann changes her seed before hand 2; hand 3 follows."""
+"""Ann and Bob sit, the dice draw Bob's seed and commit to hand 1, Ann sets hers and they play it; Cat sits
+and sets his seed and Ann changes hers before hand 2; hand 3 follows, no seed set after its commitment."""
 SEAT_ORDER = ("Ann", "Cat", "Bob")
 Export = dict[str, Any]
 
@@ -55,13 +57,16 @@ def fair_export(
     *,
     seat_order: tuple[str, ...] = SEAT_ORDER,
     last_open: bool = True,
+    closed: bool = False,
 ) -> Export:
     """A game of fair dice in the JSON form of :func:`hazard.table.game_json`, as the table writes it.
 
     ``script`` holds ``("sit", name)``, ``("seed", name, seed)`` (a seed the player sets), ``("draw", name,
-    seed)`` (one the dice draw for him) and ``("hand", throws)``: hand ``n`` is played with ``SEEDS[n - 1]``,
-    its client seed fixed just before its first throw (from the players seated, in ``seat_order``), then a
-    call, its throws, its reveal (unless it is the last and ``last_open``) and the next hand's commitment.
+    seed)`` (one the dice draw for him), ``("commit",)`` (hand 1's commitment, else the first entry) and
+    ``("hand", throws)``: hand ``n`` is played with ``SEEDS[n - 1]``, its client seed fixed just before its
+    first throw (from the players seated who have a seed, in ``seat_order``), then a call, its throws, its
+    reveal (unless it is the last and ``last_open``) and, after the draws that follow it in ``script``, the
+    next hand's commitment. ``closed`` is the export's own ``closed``.
     """
     entries: list[dict[str, Any]] = []
 
@@ -85,8 +90,16 @@ def fair_export(
     hands: list[dict[str, Any]] = []
     seated: list[str] = []
     seeds: dict[str, str] = {}
-    add({"type": "commit", "hand": 1, "commitment": commitment(SEEDS[0])})
+    pending = 0  # the hand whose commitment is due, before the next item that is not a draw
+    if ("commit",) not in script:
+        add({"type": "commit", "hand": 1, "commitment": commitment(SEEDS[0])})
     for item in script:
+        if item[0] == "commit":
+            add({"type": "commit", "hand": 1, "commitment": commitment(SEEDS[0])})
+            continue
+        if pending and item[0] != "draw":
+            add({"type": "commit", "hand": pending, "commitment": commitment(SEEDS[pending - 1])})
+            pending = 0
         if item[0] == "sit":
             seated.append(item[1])
             add({"type": "sit", "name": item[1], "bankroll": "100/1", "bot": None}, item[1])
@@ -102,7 +115,7 @@ def fair_export(
             client_seed = None
             throws = []
             if item[1]:
-                client_seed = ",".join(seeds[name] for name in seat_order if name in seated)
+                client_seed = ",".join(seeds[name] for name in seat_order if name in seated and name in seeds)
                 add({"type": "hand-opened", "hand": number, "client_seed": client_seed})
                 add({"type": "call", "main": 7}, seated[0])
                 for nonce in range(item[1]):
@@ -113,7 +126,7 @@ def fair_export(
             if revealed:
                 add({"type": "reveal", "hand": number, "server_seed": server_seed.hex()})
             if number < total:
-                add({"type": "commit", "hand": number + 1, "commitment": commitment(SEEDS[number])})
+                pending = number + 1
             hands.append(
                 {
                     "hand": number,
@@ -129,6 +142,7 @@ def fair_export(
         "entries": entries,
         "hands": hands,
         "state": {"caster": seated[0], "players": players},
+        "closed": closed,
     }
 
 
@@ -160,27 +174,36 @@ def test_a_whole_export_verifies_every_revealed_hand() -> None:
     assert result.ok
     assert (result.throws, result.hands, result.unrevealed) == (7, 2, (3,))
     assert result.text() == (
-        "all 7 throws of 2 hands verified; hand 3 not yet revealed (its 2 throws cannot be checked until it "
-        "ends)"
+        "all 7 throws of 2 hands verified; hand 3 pending, not yet revealed (its 2 throws cannot be checked "
+        "until it ends)"
     )
 
 
 def test_each_hand_checked_says_what_a_player_compares() -> None:
     data = fair_export()
     first, second, third = verify_game(data).checked
-    assert first == HandCheck(1, commitment(SEEDS[0]), True, f"ann-seed,{DRAWN}", 4, ("Ann",))
+    ann = FreshSeed("Ann", seq_of(data, "client-seed", player="Ann"))
+    assert first == HandCheck(1, commitment(SEEDS[0]), True, f"ann-seed,{DRAWN}", 4, (ann,))
     # Cat sat between Ann and Bob; Ann's new seed counts from hand 2; both set after hand 2's commitment.
-    assert second == HandCheck(2, commitment(SEEDS[1]), True, f"ann-2,cat-seed,{DRAWN}", 3, ("Ann", "Cat"))
+    ann, cat = FreshSeed("Ann", seq_of(data, "client-seed", 1, player="Ann")), FreshSeed("Cat", 15)
+    assert second == HandCheck(2, commitment(SEEDS[1]), True, f"ann-2,cat-seed,{DRAWN}", 3, (ann, cat))
     assert third == HandCheck(3, commitment(SEEDS[2]), False, f"ann-2,cat-seed,{DRAWN}", 2, ())
     assert first.line() == (
         f"hand 1: commitment {commitment(SEEDS[0])}; server seed revealed, matching it; client seed "
-        f"'ann-seed,{DRAWN}' (own seeds set after the commitment: Ann); 4 throws verified"
+        f"'ann-seed,{DRAWN}' (seeds set after the commitment: Ann at entry 5); 4 throws verified"
     )
+    assert "(seeds set after the commitment: Ann at entry 16, Cat at entry 15)" in second.line()
     assert third.line() == (
         f"hand 3: commitment {commitment(SEEDS[2])}; server seed not yet revealed; client seed "
-        f"'ann-2,cat-seed,{DRAWN}' (no player's own seed set after the commitment); 2 throws to check when "
-        "it ends"
+        f"'ann-2,cat-seed,{DRAWN}' (no seed set after the commitment); 2 throws to check when it ends"
     )
+    # Hand 3's throws were made from seeds the server knew when it committed: said plainly.
+    assert (first.warning(), second.warning()) == (None, None)
+    assert third.warning() == (
+        "hand 3: no player set a seed after the server's commitment: the server could have chosen these "
+        "throws"
+    )
+    assert verify_game(data).warnings == (third.warning(),)
 
 
 def test_a_game_with_every_hand_revealed() -> None:
@@ -192,7 +215,8 @@ def test_a_game_with_every_hand_revealed() -> None:
 def test_a_hand_without_throws() -> None:
     data = fair_export((("sit", "Ann"), ("seed", "Ann", "a"), ("hand", 1), ("hand", 0)))
     assert (
-        verify_game(data).text() == "all 1 throw of 1 hand verified; hand 2 not yet revealed (no throw yet)"
+        verify_game(data).text()
+        == "all 1 throw of 1 hand verified; hand 2 pending, not yet revealed (no throw yet)"
     )
     line = verify_game(data).checked[1].line()
     assert line.endswith("server seed not yet revealed; no client seed yet; no throw yet")
@@ -209,16 +233,34 @@ def test_a_hand_without_throws() -> None:
 def test_a_game_of_no_hand_but_its_commitment() -> None:
     data = fair_export((("sit", "Ann"), ("hand", 0)))
     assert (
-        verify_game(data).text() == "all 0 throws of 0 hands verified; hand 1 not yet revealed (no throw yet)"
+        verify_game(data).text()
+        == "all 0 throws of 0 hands verified; hand 1 pending, not yet revealed (no throw yet)"
     )
 
 
 def test_a_game_of_other_dice_has_nothing_to_verify() -> None:
-    for dice in ("seeded", "secure", "typed", None, 7):
+    """Issue 19, finding 12: the dice are named plainly, as exports name them."""
+    for dice, said in (
+        ("seeded", "not provably fair: seeded dice"),
+        ("secure", "not provably fair: the server's secure random dice"),
+        ("typed", "real dice, typed by the referee"),
+        (None, "it was played with None dice, not fair dice"),
+        (7, "it was played with 7 dice, not fair dice"),
+    ):
         data = fair_export()
         data["game"]["dice"] = dice
-        with pytest.raises(InvalidError, match=r"not fair dice \(only a game of fair dice carries a proof"):
+        with pytest.raises(InvalidError) as refused:
             verify_game(data)
+        assert str(refused.value) == (
+            f"invalid game to verify: {said} (only a game of fair dice carries a proof of its throws)"
+        )
+
+
+def test_a_verification_names_the_game_and_its_dice() -> None:
+    assert verify_game(fair_export()).heading() == "game 1: provably fair dice"
+    data = fair_export()
+    del data["game"]["id"]
+    assert verify_game(data).heading() == "the game: provably fair dice"
 
 
 def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -272,7 +314,12 @@ def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     assert result.hands == 2
     assert result.unrevealed == (3,)
     assert result.throws == sum(len(hand["throws"]) for hand in data["hands"][:2])
-    assert [hand.chosen for hand in result.checked] == [("Ann",), ("Bob",), ()]
+    assert [[seed.player for seed in hand.chosen] for hand in result.checked] == [["Ann"], ["Bob"], []]
+    # Bob sat after hand 1's commitment and set no seed for it: he had no part in it; the dice drew his seed
+    # with hand 1's reveal, before hand 2's commitment.
+    assert data["hands"][0]["client_seed"] == "ann-seed"
+    drawn = seq_of(data, "client-seed", player="Bob")
+    assert seq_of(data, "reveal", hand=1) < drawn < seq_of(data, "commit", hand=2)
     data["hands"][0]["throws"][0]["roll"] = other_roll(data["hands"][0]["throws"][0]["roll"])
     assert "hand 1, throw entry" in str(verify_game(data).problem)
 
@@ -308,7 +355,9 @@ def _commitment_in_hand(data: Export) -> None:
 
 
 def _commitment_everywhere(data: Export) -> None:
-    data["hands"][0]["commitment"] = entry(data, 1)["commitment"] = commitment(b"another")
+    data["hands"][0]["commitment"] = entry(data, seq_of(data, "commit"))["commitment"] = commitment(
+        b"another"
+    )
 
 
 def _client_seed_in_hand(data: Export) -> None:
@@ -419,8 +468,38 @@ def _player_not_in_state(data: Export) -> None:
     data["state"]["players"] = data["state"]["players"][1:]
 
 
+def _drawn_after_the_commitment(data: Export) -> None:
+    """The dice draw Bob's seed after hand 1's commitment, as they did at a hand's first throw before issue 19
+    (finding 8): the server, knowing its seed, could have tried seeds for Bob until the throws suited it."""
+    draw, commit = data["entries"][2], data["entries"][3]
+    assert (draw["entry"]["type"], commit["entry"]["type"]) == ("client-seed", "commit")
+    for key in ("actor", "entry"):
+        draw[key], commit[key] = commit[key], draw[key]
+
+
+def _seed_after_the_first_throw(data: Export) -> None:
+    """Ann sets a seed after hand 1's first throw, which the table refuses (finding 12)."""
+    line = data["entries"][seq_of(data, "throw") + 1 - 1]
+    line["actor"] = {"kind": "player", "name": "Ann"}
+    line["entry"] = {"type": "client-seed", "player": "Ann", "seed": "late"}
+    for hand in data["hands"]:  # the throw it was is gone from its hand: renumber what follows it
+        hand["throws"] = [t for t in hand["throws"] if t["entry"] != line["seq"]]
+        for nonce, throw in enumerate(hand["throws"]):
+            throw["nonce"] = nonce
+
+
+def _seed_with_a_comma(data: Export) -> None:
+    """Cat's seed holds the comma that joins the seeds (finding 12)."""
+    entry(data, seq_of(data, "client-seed", player="Cat"))["seed"] = "cat,seed"
+
+
+def _closed_unrevealed(data: Export) -> None:
+    """The game is closed with its last hand's seed never shown (finding 9)."""
+    data["closed"] = True
+
+
 def _no_commit(data: Export) -> None:
-    data["entries"][0]["entry"] = {"type": "pass-dice"}
+    data["entries"][seq_of(data, "commit") - 1]["entry"] = {"type": "pass-dice"}
 
 
 TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
@@ -443,7 +522,7 @@ TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
     ),
     "the commitment": (
         _commitment_in_hand,
-        r"^hand 1: its commitment [0-9a-f]{64} is not the one recorded at entry 1",
+        r"^hand 1: its commitment [0-9a-f]{64} is not the one recorded at entry 4",
     ),
     "the commitment everywhere": (
         _commitment_everywhere,
@@ -495,7 +574,7 @@ TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
         _corrected,
         r"^entry \d+ corrects entry 8, a throw entry: a fair game's throws",
     ),
-    "a second commitment": (_committed_twice, r"^hand 1: entries 1 and \d+ are both its commit entry$"),
+    "a second commitment": (_committed_twice, r"^hand 1: entries 4 and \d+ are both its commit entry$"),
     "a note of no hand": (
         _unknown_hand,
         r"^entry \d+ \(reveal\) names hand 9, which is not among the game's 3 hands",
@@ -506,13 +585,33 @@ TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
     ),
     "a player's seed missing": (
         _seed_missing,
-        r"^hand 2: Cat, seated at entry \d+, has no client-seed entry before",
+        r"^hand 2: its client seed 'ann-2,cat-seed,0123456789abcdef' \(entry 17\) is not what the seated "
+        r"players' seeds make in seat order \(Ann, Bob\): 'ann-2,0123456789abcdef'$",
     ),
     "a player not in the state": (
         _player_not_in_state,
-        r"^hand 1: Ann, seated at entry 2, is not among the players",
+        r"^hand 1: Ann, seated at entry 1, is not among the players",
     ),
     "no commitment": (_no_commit, r"^hand 1: no commit entry records its commitment$"),
+    "a seed drawn after the commitment": (
+        _drawn_after_the_commitment,
+        r"^hand 1: entry 4 is a seed the dice drew for Bob after the hand's commitment \(entry 3\): the "
+        r"server could have chosen it",
+    ),
+    "a seed after the first throw": (
+        _seed_after_the_first_throw,
+        r"^hand 1: entry 9 sets Ann's seed after the hand's first throw \(its client seed was fixed at entry "
+        r"6\): the table refuses",
+    ),
+    "a seed with a comma": (
+        _seed_with_a_comma,
+        r"^entry 15 sets Cat's seed to 'cat,seed', which the table refuses: it holds a ',', which joins",
+    ),
+    "a closed game's hand unrevealed": (
+        _closed_unrevealed,
+        r"^hand 3: the game is closed, but the hand's server seed was never revealed, so its 2 throws cannot "
+        r"be checked$",
+    ),
 }
 
 
@@ -604,7 +703,7 @@ MALFORMED: list[tuple[Callable[[Export], None], str]] = [
         _set(("hands", 0, "server_seed"), 12),
         r"hands\[0\].server_seed is 12: expected 64 lowercase hex digits",
     ),
-    (_set(("hands", 0, "client_seed"), ""), r"hands\[0\].client_seed is '': expected a text"),
+    (_set(("hands", 0, "client_seed"), 5), r"hands\[0\].client_seed is 5: expected a text"),
     (_set(("hands", 0, "throws"), None), r"hands\[0\].throws is None: expected a JSON list"),
     (
         _set(("hands", 0, "throws", 0, "nonce"), -1),
@@ -632,13 +731,14 @@ MALFORMED: list[tuple[Callable[[Export], None], str]] = [
     (_set(("entries", 0, "entry"), _DELETE), r"entries\[0\] has no 'entry'"),
     (_set(("entries", 0, "entry", "type"), None), r"entries\[0\].entry.type is None: expected a text"),
     (
-        _set(("entries", 0, "entry", "commitment"), "z" * 64),
-        r"entries\[0\].entry.commitment is 'zzz.*: expected 64",
+        _set(("entries", 3, "entry", "commitment"), "z" * 64),
+        r"entries\[3\].entry.commitment is 'zzz.*: expected 64",
     ),
     (
-        _set(("entries", 0, "entry", "hand"), -3),
-        r"entries\[0\].entry.hand is -3: expected a whole number from 1",
+        _set(("entries", 3, "entry", "hand"), -3),
+        r"entries\[3\].entry.hand is -3: expected a whole number from 1",
     ),
+    (_set(("closed",), "yes"), r"closed is 'yes': expected true or false"),
     (_set(("entries", 1, "entry", "name"), _DELETE), r"entries\[1\].entry has no 'name'"),
     (_set(("entries", 2, "entry", "seed"), ["x"]), r"entries\[2\].entry.seed is \['x'\]: expected a text"),
     (_set(("entries", 2, "actor"), _DELETE), r"entries\[2\] has no 'actor'"),
@@ -668,6 +768,7 @@ def test_the_malformed_cases_touch_what_they_mean_to() -> None:
     data = fair_export()
     assert entry(data, 2)["type"] == "sit"
     assert entry(data, 3)["type"] == "client-seed"
+    assert entry(data, 4)["type"] == "commit"
     assert entry(data, 6)["type"] == "hand-opened"
     assert entry(data, 8)["type"] == "throw"
 
@@ -840,5 +941,5 @@ def test_many_hands_each_after_a_new_seed_verify_in_linear_time() -> None:
     result, took = _timed(data)
     assert result.ok, result.problem
     assert (result.hands, result.throws) == (count, count)
-    assert [hand.chosen for hand in result.checked[:2]] == [("Ann",), ("Ann",)]
+    assert [tuple(seed.player for seed in hand.chosen) for hand in result.checked[:2]] == [("Ann",), ("Ann",)]
     assert took < LINEAR_LIMIT_S

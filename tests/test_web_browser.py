@@ -180,6 +180,15 @@ _PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody
 })"""
 
 
+_SHOWN = (
+    """() => { const view = document.querySelector(".view"); return view ? Number(view.dataset.seq) : -1; }"""
+)
+_SHOWS_AT_LEAST = """(head) => {
+  const view = document.querySelector(".view");
+  return view !== null && Number(view.dataset.seq) >= head;
+}"""
+
+
 class Web:
     """The server, the browser, and the people a test opens pages for."""
 
@@ -261,6 +270,10 @@ class Web:
         join.get_by_label("Bankroll").fill(bankroll)
         with page.expect_navigation():
             join.get_by_role("button", name="Sit down").click()
+        # At a table of fair dice the page sets its seat's own seed for the hand committed (or says it was
+        # too late for it): wait for that, so that what follows starts from a table that stands still.
+        if page.locator(".fair").count():
+            page.wait_for_selector(".own-seed:not([data-seed-hand])", state="attached")
 
     def act(self, client: Client, do: Callable[[], None], game: int, watchers: list[Client]) -> int:
         """Do what sends one action (a click, a form sent) on the client's page; it must be taken. Every
@@ -295,9 +308,22 @@ class Web:
 
     def synced(self, game: int, clients: list[Client]) -> int:
         """Wait until every client's page shows the table's last entry; check they all show the same
-        players with the record's bankrolls. The entry's number."""
-        state = self.server.state(game)
-        head = int(state["seq"])
+        players with the record's bankrolls. The entry's number.
+
+        A page of a seat sets its own seed for each hand of fair dice as soon as it sees the hand's
+        commitment, so the table may gain an entry while the pages catch up: wait until the table and every
+        page stand at the same entry."""
+        for _ in range(20):
+            state = self.server.state(game)
+            head = int(state["seq"])
+            for client in clients:
+                client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head)
+            if self.server.head(game) == head and all(
+                client.page.evaluate(_SHOWN) == head for client in clients
+            ):
+                break
+        else:
+            pytest.fail(f"table {game} did not stand still for its pages to catch up")
         record = [
             [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
             for p in state["state"]["players"]
@@ -709,4 +735,48 @@ def test_a_link_followed_from_another_site_keeps_the_seat_and_its_posts_are_refu
             assert web.server.state(game)["closed"] is False  # the host's cookie closed nothing
         finally:
             elsewhere.close()
+
+
+def test_each_seated_page_sets_a_seed_of_its_own_for_each_hand(web: Web) -> None:
+    """Issue 19, finding 8: every seated page draws a fresh seed (Web Crypto) for each hand as soon as it sees
+    the hand's commitment, and sends it with no typing; so each hand's record holds, after its commitment and
+    before its first throw, a seed entry made by each seat, and the server, committed already, knew none."""
+    game, _, ann, bob = seated(web)
+    both = [ann, bob]
+    hands = 3
+    thrown: set[int] = set()
+    for _ in range(MAX_CLICKS):
+        state = web.server.state(game)
+        hand = int(state["hand"])
+        if hand > hands:
+            break
+        for client in both:  # each page has set its seed for this hand, shown as set
+            expect(client.page.locator(f'[data-seed-set="{hand}"]')).to_be_attached()
+        caster = ann if state["state"]["caster"] == "Ann" else bob
+        buttons = action_buttons(caster.page)
+        if hand in thrown and "Pass the dice" in buttons:  # each hand is thrown once, then the dice pass
+            label = "Pass the dice"
+        else:
+            label = next(b for b in ("Call 7", "Throw the dice") if b in buttons)
+            thrown |= {hand} if label == "Throw the dice" else set()
+        web.act(caster, caster.page.get_by_role("button", name=label, exact=True).click, game, both)
+    else:
+        pytest.fail(f"{hands} hands took more than {MAX_CLICKS} actions")
+    record = web.server.get(f"/api/tables/{game}/record")
+    entries = record["entries"]
+    at = {(e["entry"]["type"], e["entry"].get("hand")): e["seq"] for e in entries}
+    for number in range(1, hands + 1):
+        begun, opened = at[("commit", number)], at.get(("hand-opened", number))
+        assert opened is not None, f"hand {number} was not thrown"
+        made = {
+            e["actor"].get("name"): e["entry"]["seed"]
+            for e in entries
+            if e["entry"]["type"] == "client-seed" and begun < e["seq"] < opened
+        }
+        assert sorted(made) == ["Ann", "Bob"], (number, made)
+        assert all(re.fullmatch(r"[0-9a-f]{32}", seed) for seed in made.values())
+        hand = record["hands"][number - 1]
+        assert hand["client_seed"] == ",".join(made[p["name"]] for p in record["state"]["players"])
+    assert len({e["entry"]["seed"] for e in entries if e["entry"]["type"] == "client-seed"}) >= 2 * hands
+    expect(ann.page.locator("#message")).not_to_have_class(re.compile(r"\berror\b"))
     web.clean()

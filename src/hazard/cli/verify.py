@@ -1,11 +1,13 @@
 """``hazard verify GAME|FILE``: check a game of fair dice, from the record or from an exported JSON file.
 
-Each hand's line (its commitment, whether its server seed is revealed, its client seed, its throws), the
-record's seal (its hash chain recomputed from the export, each reveal's signature checked: against the
-export's own key, or the server's key given with ``--key``), then the verdict: ``all N throws of M hands
-verified`` and exit status 0, or the first hand, throw or entry that does not
-match and exit status 1. Input that cannot be verified at all (no such game or file, a file that is not an
-export, a game whose dice are not fair) is one ``error:`` line and exit status 2, as everywhere.
+The game and its dice (``game 3: provably fair dice``), each hand's line (its commitment, whether its server
+seed is revealed, its client seed and the seeds in it set after the commitment, its throws), with a warning
+after a hand whose seeds were all known to the server when it committed; the record's seal (its hash chain
+recomputed from the export, each reveal's signature checked: against the export's own key, or the server's
+key given with ``--key``); then the verdict: ``all N throws of M hands verified`` and exit status 0, or the
+first hand, throw or entry that does not match and exit status 1. Input that cannot be verified at all (no
+such game or file, a file that is not an export, a game whose dice are not fair) is one ``error:`` line and
+exit status 2, as everywhere.
 """
 
 from __future__ import annotations
@@ -111,8 +113,12 @@ def verify(
         )
     result = verify_game(data)
     seal = check_provenance(data, pinned)
+    print(result.heading())
     for hand in result.checked:
         print(hand.line())
+        warning = hand.warning()
+        if warning is not None:
+            print(f"warning: {warning}")
     for line in seal.lines():
         print(line)
     problem = seal.problem or result.problem  # a record that is not the server's, first: nothing else counts

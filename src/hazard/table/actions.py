@@ -206,6 +206,9 @@ class SetSeed:
 
     player: str
     seed: str
+    hand: int | None = None
+    """The hand whose commitment the sender saw (a page's seed names it): refused for any other hand. None:
+    whichever hand is committed now."""
 
 
 TableAction = Sit | Stake | Withdraw | Leave | Call | Roll | OfferBet | TakeBet | CancelBet | PassDice

@@ -39,6 +39,19 @@ class DiceKind(enum.Enum):
         """The dice in words: ``seeded dice (seed 7)``."""
         return f"seeded dice (seed {seed})" if self is DiceKind.SEEDED else f"{self.value} dice"
 
+    @property
+    def fairness(self) -> str:
+        """What the dice prove of their throws, plainly, as exports and ``hazard verify`` say it."""
+        return _FAIRNESS[self]
+
+
+_FAIRNESS = {
+    DiceKind.FAIR: "provably fair",
+    DiceKind.SEEDED: "not provably fair: seeded dice",
+    DiceKind.SECURE: "not provably fair: the server's secure random dice",
+    DiceKind.TYPED: "real dice, typed by the referee",
+}
+
 
 class DiceSource(Protocol):
     """Anything that can throw two dice; ``index`` counts the table's throws from 0."""

@@ -1,15 +1,19 @@
 """Provably fair dice: the server commits to its seed before the throws, reveals it after the hand.
 
-The scheme, exactly (``docs/fairness.md`` says it in words, with a verifier of thirty lines):
+The scheme, exactly (``docs/fairness.md`` says it in words, with a verifier of some forty lines):
 
 - A **hand** runs from a caster taking the dice until the dice pass (or the game ends). Hands are numbered
   from 1.
 - Each hand's **server seed** is 32 bytes from :func:`secrets.token_bytes`, drawn before the players' seeds
   for that hand are fixed: the first hand's when the game starts, each next hand's when the hand before it
   ends. Its **commitment**, the lowercase hex of SHA-256 of those 32 bytes, is recorded and shown then.
-- Each seated player may set a **client seed** of his own (1 to 64 printable characters); one who sets none
-  gets 16 random hex digits. A hand's client seed is the seated players' seeds at the hand's
-  first throw, in seat order, joined by ``,``.
+- Each seated player may set a **client seed** of his own (1 to 64 printable characters other than ``,``),
+  once a hand, between its commitment and its first throw; a web page sets a fresh one for its seat each hand.
+  For a player who has none the dice draw 16 random hex digits, always *before* a commitment (with the
+  opening seats, and with each hand's reveal, before the next hand's commitment), so that the server chooses
+  nothing once it has committed. A hand's client seed is the seeds at the hand's first throw of the players
+  seated then who have one (a newcomer seated after the commitment who sets none takes no part in that
+  hand), in seat order, joined by ``,``.
 - Throw ``n`` of a hand (its **nonce**, from 0) reads the bytes of ``HMAC-SHA256(key=server seed,
   message=f"{client_seed}:{n}:{cursor}")`` for cursor 0, 1, 2, ...: the first byte ``b < 216`` gives
   ``k = b % 36`` and the throw ``(k // 6 + 1, k % 6 + 1)``; a byte of 216 or more is skipped (216 is six times
@@ -30,7 +34,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
@@ -38,6 +42,7 @@ from hazard.core.errors import InvalidError, quoted
 __all__ = [
     "MAX_CLIENT_SEED",
     "NOTE_TYPES",
+    "SEED_JOIN",
     "SERVER_SEED_BYTES",
     "ClientSeeded",
     "Committed",
@@ -85,25 +90,37 @@ def commitment(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
+SEED_JOIN = ","
+"""What joins the players' seeds into a hand's client seed, and so what no player's seed may contain."""
+
+
 def check_client_seed(seed: str) -> str:
-    """``seed`` as a player's own seed: 1 to 64 printable characters, not beginning or ending with a space
+    """``seed`` as a player's own seed: 1 to 64 printable characters other than ``,`` (which joins the
+    players' seeds, so a seed holding one could not be told from two), not beginning or ending with a space
     (commands could not give those back); else refused."""
-    if (
-        not isinstance(seed, str)
-        or not 1 <= len(seed) <= MAX_CLIENT_SEED
-        or not seed.isprintable()
-        or seed != seed.strip()
-    ):
+    if not _is_stored_seed(seed) or SEED_JOIN in seed:
         raise InvalidError(
-            f"invalid client seed {quoted(seed)}: expected 1 to {MAX_CLIENT_SEED} printable characters, not "
-            "beginning or ending with a space"
+            f"invalid client seed {quoted(seed)}: expected 1 to {MAX_CLIENT_SEED} printable characters other "
+            f"than {SEED_JOIN!r}, not beginning or ending with a space"
         )
     return seed
 
 
+def _is_stored_seed(seed: object) -> bool:
+    """Whether ``seed`` is a seed a record may hold: what :func:`check_client_seed` takes, or one holding a
+    ``,`` that the table took before it refused them (an old record still loads; ``hazard verify`` fails
+    it, since its hand's client seed cannot be split back into the players' seeds)."""
+    return (
+        isinstance(seed, str)
+        and 1 <= len(seed) <= MAX_CLIENT_SEED
+        and seed.isprintable()
+        and seed == seed.strip()
+    )
+
+
 def client_seed_of(seeds: list[str]) -> str:
     """A hand's client seed: the seated players' seeds in seat order, joined by commas."""
-    return ",".join(seeds)
+    return SEED_JOIN.join(seeds)
 
 
 def fair_throw(server_seed: bytes, client_seed: str, nonce: int) -> Roll:
@@ -254,9 +271,12 @@ def note_from_json(data: object) -> FairNote:
         player = data["player"]
         if not isinstance(player, str) or not player:
             raise InvalidError(f"invalid fair dice note {quoted(data)}: expected a player's name")
-        return ClientSeeded(player, check_client_seed(data["seed"]))
+        if not _is_stored_seed(data["seed"]):
+            check_client_seed(data["seed"])  # raises, saying what a seed is
+        return ClientSeeded(player, data["seed"])
     seed = data["client_seed"]
-    if not isinstance(seed, str) or not seed or len(seed) > 100 * (MAX_CLIENT_SEED + 1):
+    # Empty where no player seated had a seed when the hand's dice were first thrown.
+    if not isinstance(seed, str) or len(seed) > 100 * (MAX_CLIENT_SEED + 1):
         raise InvalidError(f"invalid fair dice note {quoted(data)}: expected the hand's client seed")
     return HandOpened(hand, seed)
 
@@ -274,6 +294,9 @@ class FairState:
     """Each player's own seed now, by name, in the order first set."""
     revealed: Hand | None = None
     """The last hand ended and revealed, with its throws: what a table shows to be checked."""
+    fresh: tuple[tuple[str, int], ...] = ()
+    """The players whose seed was set after the last hand's commitment, each with the entry that set it: the
+    seeds the server did not know when it committed (a seat sets one a hand)."""
 
     @property
     def current(self) -> Hand | None:
@@ -284,6 +307,10 @@ class FairState:
 
     def seed_of(self, player: str) -> str | None:
         return dict(self.seeds).get(player)
+
+    def fresh_entry(self, player: str) -> int | None:
+        """The entry that set ``player``'s seed after the last commitment; None where none did."""
+        return dict(self.fresh).get(player)
 
     def after(self, seq: int, item: object) -> FairState:
         """The state once entry ``seq``, holding ``item`` (a note, or a throw of the fair dice), is written;
@@ -297,28 +324,30 @@ class FairState:
         if isinstance(item, Committed):
             if item.hand != (0 if last is None else last.number) + 1 or (last and last.server_seed is None):
                 raise fail(f"hand {item.hand} committed out of turn")
-            return FairState(Hand(item.hand, item.commitment), self.seeds, self.revealed)
+            return replace(self, hand=Hand(item.hand, item.commitment), fresh=())
         if isinstance(item, ClientSeeded):
             seeds = dict(self.seeds)
             seeds[item.player] = item.seed
-            return FairState(last, tuple(seeds.items()), self.revealed)
+            fresh = self.fresh
+            if last is not None and last.server_seed is None and self.fresh_entry(item.player) is None:
+                fresh = (*fresh, (item.player, seq))
+            return replace(self, seeds=tuple(seeds.items()), fresh=fresh)
         if isinstance(item, HandOpened):
             if last is None or last.number != item.hand or last.client_seed is not None or last.server_seed:
                 raise fail(f"hand {item.hand} opened out of turn")
-            return FairState(Hand(last.number, last.commitment, item.client_seed), self.seeds, self.revealed)
+            return replace(self, hand=Hand(last.number, last.commitment, item.client_seed))
         if isinstance(item, Revealed):
             if last is None or last.number != item.hand or last.server_seed is not None:
                 raise fail(f"hand {item.hand} revealed out of turn")
             if commitment(server_seed_from_hex(item.server_seed)) != last.commitment:
                 raise fail(f"the server seed of hand {item.hand} does not match its commitment")
             ended = Hand(last.number, last.commitment, last.client_seed, item.server_seed, last.throws)
-            return FairState(ended, self.seeds, ended)
+            return replace(self, hand=ended, revealed=ended, fresh=())
         if isinstance(item, Roll):
             if last is None or last.client_seed is None or last.server_seed is not None:
                 raise fail("a throw of the fair dice outside an opened hand")
             throws = (*last.throws, (seq, len(last.throws), item))
-            hand = Hand(last.number, last.commitment, last.client_seed, None, throws)
-            return FairState(hand, self.seeds, self.revealed)
+            return replace(self, hand=Hand(last.number, last.commitment, last.client_seed, None, throws))
         return self
 
 

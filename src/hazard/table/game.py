@@ -489,6 +489,7 @@ def info_json(info: GameInfo) -> dict[str, Any]:
         "paytable": info.paytable.id,
         "stakes": info.stakes.value,
         "dice": info.dice.value,
+        "fairness": info.dice.fairness,
         "seed": info.seed,
         "settings": dict(info.settings),
     }

@@ -145,19 +145,23 @@ class Session:
         moves: list[tuple[Actor, TableAction | FairNote]] = []
         opened: list[tuple[Actor, TableAction | FairNote, tuple[AnyEvent, ...]]] = []
         secret = None
-        if dice is DiceKind.FAIR:  # the first hand's seed is drawn and committed when the game starts
-            if seed is not None:
-                raise InvalidError(f"invalid seed {seed}: fair dice take no seed; each hand draws its own")
-            secret = new_server_seed()
-            note = Committed(1, commitment(secret))
-            moves.append((DICE, note))
-            opened.append((DICE, note, ()))
+        if dice is DiceKind.FAIR and seed is not None:
+            raise InvalidError(f"invalid seed {seed}: fair dice take no seed; each hand draws its own")
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
             check_sit(table, sit)
             table, events = apply_action(table, sit, by=by, seq=len(moves) + 1)
             moves.append((by, sit))
             opened.append((by, sit, events))
+        if dice is DiceKind.FAIR:
+            # The first hand's seed is drawn and committed when the game starts: after the seeds drawn for
+            # the players seated with it, so that the server chooses nothing once it has committed.
+            notes: list[FairNote] = [ClientSeeded(p.name, new_client_seed()) for p in table.players]
+            secret = new_server_seed()
+            notes.append(Committed(1, commitment(secret)))
+            for note in notes:
+                moves.append((DICE, note))
+                opened.append((DICE, note, ()))
         info = store.create(
             ruleset=ruleset,
             paytable=paytable,
@@ -380,8 +384,14 @@ class Session:
         return [*done, *self._fair_throw(thrower, client)]
 
     def _fair_throw(self, thrower: Actor, client: str | None) -> list[Recorded]:
-        """Throw the fair dice: the hand's client seed fixed at its first throw (a seed drawn for each player
-        who set none), then the throw its seeds and nonce give."""
+        """Throw the fair dice: the hand's client seed fixed at its first throw, then the throw its seeds and
+        nonce give.
+
+        The client seed is the seeds the players seated now have, in seat order. Nothing is drawn here, after
+        the commitment: a seed the server drew now could be tried against its committed seed until the
+        throws suited it. Seeds are drawn before each commitment (:meth:`_draw_seeds`); a newcomer seated
+        since this hand's commitment who set none has no part in it.
+        """
         assert self.fair is not None
         hand = self.fair.current
         if hand is None:
@@ -394,19 +404,25 @@ class Session:
         assert self.secret is not None
         done = []
         if hand.client_seed is None:
-            for player in self.table.players:
-                if self.fair.seed_of(player.name) is None:
-                    done.append(self._note(ClientSeeded(player.name, new_client_seed()), DICE))
-            seeds = [self.fair.seed_of(player.name) or "" for player in self.table.players]
-            done.append(self._note(HandOpened(hand.number, client_seed_of(seeds)), DICE))
+            seeds = [self.fair.seed_of(player.name) for player in self.table.players]
+            parts = [seed for seed in seeds if seed is not None]
+            done.append(self._note(HandOpened(hand.number, client_seed_of(parts)), DICE))
             hand = self.fair.current
             assert hand is not None
             assert hand.client_seed is not None
         roll = fair_throw(self.secret, hand.client_seed, len(hand.throws))
         return [*done, self._record(roll, thrower, client=client)]
 
+    def _draw_seeds(self) -> None:
+        """Before a commitment: a seed drawn by the dice for each seated player who has none yet."""
+        for player in self.table.players:
+            assert self.fair is not None
+            if self.fair.seed_of(player.name) is None:
+                self._note(ClientSeeded(player.name, new_client_seed()), DICE)
+
     def set_seed(self, request: SetSeed, *, by: Actor, client: str | None = None) -> Recorded:
-        """Set a player's own seed for the fair dice, from the next hand on: by him, or by the referee."""
+        """Set a player's own seed for the fair dice, from the hand committed now on: by him, or by the
+        referee; once a hand, before its first throw (``request.hand``, where given, must be that hand)."""
         check_open(self.closed, self.game, f"seed for {request.player}")
         if self.fair is None:
             raise IllegalError(
@@ -418,10 +434,27 @@ class Session:
             raise ActorError(f"illegal seed for {player} by {by}: a player sets only his own seed")
         seed = check_client_seed(request.seed)
         hand = self.fair.current
-        if hand is not None and hand.client_seed is not None:
+        if hand is None:
+            raise InvalidError(
+                f"record of game {self.game} is corrupt: no hand of the fair dice is committed"
+            )
+        what = f"illegal seed for {player} in hand {hand.number}"
+        if request.hand is not None and request.hand != hand.number:
+            when = "is over" if request.hand < hand.number else "is not committed yet"
             raise IllegalError(
-                f"illegal seed for {player} in hand {hand.number}: its dice have been thrown with the seeds "
-                "fixed at its first throw; set a seed between hands, once the dice pass"
+                f"illegal seed for {player} for hand {request.hand}: that hand {when}; the dice are "
+                f"committed to hand {hand.number} now"
+            )
+        if hand.client_seed is not None:
+            raise IllegalError(
+                f"{what}: its dice have been thrown with the seeds fixed at its first throw; set a seed "
+                "between hands, once the dice pass"
+            )
+        already = self.fair.fresh_entry(player)
+        if already is not None:
+            raise IllegalError(
+                f"{what}: {player}'s seed for this hand is set already (entry {already}); a seat sets one "
+                "seed a hand"
             )
         return self._note(ClientSeeded(player, seed), by, client=client)
 
@@ -469,12 +502,14 @@ class Session:
         return done
 
     def _next_hand(self) -> None:
-        """The dice have passed: the hand ends, its seed is shown, and the next hand's seed is committed."""
+        """The dice have passed: the hand ends, its seed is shown, a seed is drawn for each player who has
+        none, and the next hand's seed is committed."""
         assert self.fair is not None
         assert self.secret is not None
         hand = self.fair.current
         assert hand is not None
         self._note(Revealed(hand.number, self.secret.hex()), DICE)
+        self._draw_seeds()
         secret = new_server_seed()
         self._note(Committed(hand.number + 1, commitment(secret)), DICE, secret=(hand.number + 1, secret))
         self.secret = secret

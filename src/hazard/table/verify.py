@@ -8,15 +8,20 @@ scheme):
   entry comes before the hand's ``hand-opened`` entry (the server committed before the players' seeds were
   fixed: otherwise it could have chosen its seed knowing them);
 - **the server seed**, once revealed: the one its ``reveal`` entry recorded, and its SHA-256 is the
-  commitment. Only the last hand may be unrevealed (every hand before it has ended); an unrevealed hand is
-  listed in :attr:`Verification.unrevealed`, its throws left unchecked, and that is not a failure;
+  commitment. Only the last hand of a game still open may be unrevealed (every hand before it has ended, and
+  a closed game reveals its last: the export's ``closed``, absent in older exports, which are read as open);
+  an unrevealed hand is pending, listed in :attr:`Verification.unrevealed`, its throws left unchecked, and
+  that is not a failure;
 - **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
-  every player whose ``sit`` entry comes before the ``hand-opened`` entry, in seat order, each with the seed
-  of his latest ``client-seed`` entry before it, joined by commas. Players only ever sit down, never leave,
+  every player whose ``sit`` entry comes before the ``hand-opened`` entry and who has a ``client-seed`` entry
+  before it, in seat order, each with the seed of his latest one, joined by commas. Players only ever sit down, never leave,
   and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
   players in the export's final ``state``, keeping those seated at that moment. Each part whose
   ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
-  after the hand's commitment is named in :attr:`HandCheck.chosen`: information, not a check;
+  after the hand's commitment is named in :attr:`HandCheck.chosen`, with a warning where there is none;
+- **when the seeds were set** (:mod:`hazard.table.seed_order`): no seed drawn by the dice between the hand's
+  commitment and its end (the server chooses nothing once it has committed), none set after its first throw,
+  and none anywhere holding the ``,`` that joins the seeds;
 - **the throws**: the hand lists, with nonces 0, 1, 2, ... in order, every ``throw`` entry that comes after
   its ``hand-opened`` entry and before the next hand's, and none after its server seed was revealed; each
   listed roll is the one its entry records; and, once revealed, each is what the seeds give
@@ -34,7 +39,7 @@ are not fair (it has nothing to verify).
 >>> verify_game({"game": {"dice": "seeded"}, "entries": [], "hands": [], "state": {}})
 Traceback (most recent call last):
 ...
-hazard.core.errors.InvalidError: invalid game to verify: it was played with seeded dice, not fair dice (only a game of fair dice carries a proof of its throws)
+hazard.core.errors.InvalidError: invalid game to verify: not provably fair: seeded dice (only a game of fair dice carries a proof of its throws)
 """  # noqa: E501
 
 from __future__ import annotations
@@ -43,112 +48,24 @@ import bisect
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError, quoted
+from hazard.table.dice import DiceKind
 from hazard.table.fair import Hand, commitment, server_seed_from_hex, throw_mismatch
+from hazard.table.seed_order import DICE, FreshSeed, SeedEntry, SeedOrder, seed_text_problem
+from hazard.table.seed_order import shown as _shown
+from hazard.table.verification import HandCheck, Verification
+from hazard.table.verification import plural as _plural
 from hazard.table.verify_seats import SeatsBefore
 
-__all__ = ["HandCheck", "Verification", "verify_game"]
+__all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
 
 _FAIR = "fair"
 """The ``dice`` of a game's setup whose throws carry a proof."""
 _ROLL = re.compile(r"([1-6])-([1-6])")
-_SEED_SHOWN = 200
-"""The most characters of a client seed a hand's line quotes (a seed of ten players is about 650)."""
-
-
-def _shown(text: str) -> str:
-    """A name or entry type from the export as a message shows it: as it is where it is a plain short word,
-    else quoted (an export may hold anything: a line break, a megabyte)."""
-    plain = text.isprintable() and 0 < len(text) <= 40 and text == text.strip()
-    return text if plain else quoted(text)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-@dataclass(frozen=True, slots=True)
-class HandCheck:
-    """One hand that passed every check: what a player compares with what he was shown at the table."""
-
-    number: int
-    commitment: str
-    revealed: bool
-    """Whether its server seed is revealed, and so its throws recomputed."""
-    client_seed: str | None
-    """None where the hand has no throw yet."""
-    throws: int
-    chosen: tuple[str, ...] = ()
-    """The players whose part of the client seed is a seed of their own (not one the dice drew for them)
-    set after the hand's commitment: what keeps the server from having chosen its seed to suit the
-    players' (``docs/fairness.md``). Empty where every part was known to the server when it committed."""
-
-    def line(self) -> str:
-        """The hand in one line: ``hand 1: commitment 630d...; ...; 4 throws verified``."""
-        seed = "no client seed yet" if self.client_seed is None else f"client seed {self._seed()}"
-        if self.client_seed is not None:
-            seed += (
-                f" (own seeds set after the commitment: {', '.join(map(_shown, self.chosen))})"
-                if self.chosen
-                else " (no player's own seed set after the commitment)"
-            )
-        if self.revealed:
-            return (
-                f"hand {self.number}: commitment {self.commitment}; server seed revealed, matching it; "
-                f"{seed}; {_plural(self.throws, 'throw')} verified"
-            )
-        return (
-            f"hand {self.number}: commitment {self.commitment}; server seed not yet revealed; {seed}; "
-            f"{_plural(self.throws, 'throw') + ' to check when it ends' if self.throws else 'no throw yet'}"
-        )
-
-    def _seed(self) -> str:
-        assert self.client_seed is not None
-        return quoted(self.client_seed, limit=_SEED_SHOWN)
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    """What :func:`verify_game` found: how much it verified, what it cannot check yet, the first mismatch."""
-
-    throws: int
-    """Throws recomputed from their revealed hand's seeds and found equal to the record."""
-    hands: int
-    """Hands verified: revealed, and every one of their throws matching."""
-    unrevealed: tuple[int, ...] = ()
-    """Hands whose server seed is not yet revealed (at most the last): listed, not passed."""
-    problem: str | None = None
-    """The first mismatch found, in words; None where everything checked matches."""
-    checked: tuple[HandCheck, ...] = ()
-    """Each hand that passed its checks, in order (those before the problem, where there is one)."""
-
-    @property
-    def ok(self) -> bool:
-        """Whether nothing failed (unrevealed hands do not fail: they are not checked yet)."""
-        return self.problem is None
-
-    def text(self) -> str:
-        """The verdict in one line: ``all 12 throws of 3 hands verified``, with each unrevealed hand after it,
-        or the problem.
-
-        >>> Verification(throws=5, hands=2, unrevealed=(3,), checked=(HandCheck(3, "ab", False, "x", 1),)).text()
-        'all 5 throws of 2 hands verified; hand 3 not yet revealed (its 1 throw cannot be checked until it ends)'
-        """  # noqa: E501
-        if self.problem is not None:
-            return self.problem
-        line = f"all {_plural(self.throws, 'throw')} of {_plural(self.hands, 'hand')} verified"
-        waiting = {hand.number: hand.throws for hand in self.checked if not hand.revealed}
-        for number in self.unrevealed:
-            count = waiting.get(number, 0)
-            why = (
-                f"its {_plural(count, 'throw')} cannot be checked until it ends" if count else "no throw yet"
-            )
-            line += f"; hand {number} not yet revealed ({why})"
-        return line
 
 
 def verify_game(data: Mapping[str, Any]) -> Verification:
@@ -159,7 +76,7 @@ def verify_game(data: Mapping[str, Any]) -> Verification:
     not fair.
     """
     export = _read_export(data)
-    return _Verifier(export).run()
+    return replace(_Verifier(export).run(), game=export.game)
 
 
 # --- reading the JSON form: anything not of the expected shape is refused by name ---------------------------
@@ -195,6 +112,13 @@ def _whole(value: object, where: str, low: int) -> int:
 
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str) or not value:
+        _invalid(where, value, "a text")
+    return value
+
+
+def _client_seed(value: object, where: str) -> str:
+    """A hand's client seed: a text, empty where no player seated had a seed at its first throw."""
+    if not isinstance(value, str):
         _invalid(where, value, "a text")
     return value
 
@@ -244,6 +168,12 @@ class _Export:
     """Each correction entry and the entry it corrects."""
     seat_order: tuple[str, ...]
     """The players of the final state, in seat order."""
+    setters: dict[int, str] = field(default_factory=dict)
+    """Who entered each client-seed entry, by its sequence number: a player's name, or ``the referee``, or
+    ``the dice``."""
+    closed: bool = False
+    """Whether the game is closed (the export's ``closed``; an export without it is of a game still open)."""
+    game: int | None = None
 
 
 _NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
@@ -255,11 +185,15 @@ def _read_export(data: object) -> _Export:
     game = _mapping(_key(top, "game", "the game"), "game")
     dice = _key(game, "dice", "game")
     if dice != _FAIR:
-        shown = dice if isinstance(dice, str) else quoted(dice)
         raise InvalidError(
-            f"invalid game to verify: it was played with {shown} dice, not fair dice (only a game of fair "
-            "dice carries a proof of its throws)"
+            f"invalid game to verify: {_not_fair(dice)} (only a game of fair dice carries a proof of its "
+            "throws)"
         )
+    closed = top.get("closed", False)
+    if not isinstance(closed, bool):
+        _invalid("closed", closed, "true or false")
+    number = game.get("id")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else None
     hands = tuple(
         _read_hand(item, f"hands[{i}]")
         for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
@@ -280,6 +214,7 @@ def _read_export(data: object) -> _Export:
     seeds: list[tuple[int, str, str, bool]] = []
     notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
     corrections: list[tuple[int, int]] = []
+    setters: dict[int, str] = {}
     last = 0
     for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
         where = f"entries[{i}]"
@@ -299,14 +234,18 @@ def _read_export(data: object) -> _Export:
             player = _text(_key(entry, "player", where), f"{where}.player")
             seed = _text(_key(entry, "seed", where), f"{where}.seed")
             actor = _mapping(_key(line, "actor", f"entries[{i}]"), f"entries[{i}].actor")
-            own = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind") != "dice"
+            by = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind")
+            own = by != "dice"
             seeds.append((seq, player, seed, own))
+            setters[seq] = _setter(actor, by, f"entries[{i}].actor")
         elif kind in _NOTES:
             name = _NOTES[kind]
             hand = _whole(_key(entry, "hand", where), f"{where}.hand", 1)
             value = _key(entry, name, where)
             text = (
-                _text(value, f"{where}.{name}") if kind == "hand-opened" else _hex(value, f"{where}.{name}")
+                _client_seed(value, f"{where}.{name}")
+                if kind == "hand-opened"
+                else _hex(value, f"{where}.{name}")
             )
             notes[kind].append(_Note(seq, hand, text))
         elif kind == "correction":
@@ -320,7 +259,25 @@ def _read_export(data: object) -> _Export:
         notes={kind: tuple(found) for kind, found in notes.items()},
         corrections=tuple(corrections),
         seat_order=seat_order,
+        setters=setters,
+        closed=closed,
+        game=number,
     )
+
+
+def _not_fair(dice: object) -> str:
+    """A game's dice that are not fair, in the words exports use (``not provably fair: seeded dice``)."""
+    kinds = {kind.value: kind for kind in DiceKind}
+    if isinstance(dice, str) and dice in kinds:
+        return kinds[dice].fairness
+    return f"it was played with {_shown(dice) if isinstance(dice, str) else quoted(dice)} dice, not fair dice"
+
+
+def _setter(actor: Mapping[str, Any], kind: str, where: str) -> str:
+    """Who entered a client-seed entry, in words: the player's name, ``the referee`` or ``the dice``."""
+    if kind == "player":
+        return _text(_key(actor, "name", where), f"{where}.name")
+    return DICE if kind == "dice" else f"the {kind}"
 
 
 def _read_hand(item: object, where: str) -> Hand:
@@ -330,7 +287,7 @@ def _read_hand(item: object, where: str) -> Hand:
     seed = _key(data, "server_seed", where)
     server_seed = None if seed is None else _hex(seed, f"{where}.server_seed")
     client = _key(data, "client_seed", where)
-    client_seed = None if client is None else _text(client, f"{where}.client_seed")
+    client_seed = None if client is None else _client_seed(client, f"{where}.client_seed")
     throws = []
     for i, throw in enumerate(_list(_key(data, "throws", where), f"{where}.throws")):
         at = f"{where}.throws[{i}]"
@@ -366,10 +323,16 @@ class _Verifier:
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
         self.seats = SeatsBefore(export.sits, export.seeds, export.seat_order)  # read on hand by hand
+        self.seed_order = SeedOrder(
+            [SeedEntry(seq, player, seed, export.setters[seq]) for seq, player, seed, _ in export.seeds]
+        )
 
     def run(self) -> Verification:
         try:
             self._check_structure()
+            refused = seed_text_problem(self.seed_order.seeds)
+            if refused is not None:
+                raise _Mismatch(refused)
             for hand in self.export.hands:
                 self._check_hand(hand)
             problem = None
@@ -440,6 +403,9 @@ class _Verifier:
             )
         chosen = self._check_client_seed(hand, committed)
         revealed = self._check_reveal(hand)
+        if revealed is None:
+            self._check_closed(hand)
+        self._check_seed_times(hand, committed, revealed)
         self._check_throws(hand, revealed)
         if revealed is not None:
             mismatch = throw_mismatch(hand)  # its server seed is the revealed one (checked above)
@@ -455,7 +421,7 @@ class _Verifier:
             )
         )
 
-    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[str, ...]:
+    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[FreshSeed, ...]:
         """The hand's client seed against its hand-opened entry and the players' seeds; the players whose own
         seed, set after the commitment, is part of it."""
         number = hand.number
@@ -493,13 +459,8 @@ class _Verifier:
                     f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, is not among the "
                     "players of the game's state"
                 )
-        order = self.seats.in_seat_order()
-        for name in order:
-            if name not in latest:
-                raise _Mismatch(
-                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, has no client-seed "
-                    f"entry before the hand began (entry {opened.seq})"
-                )
+        # A player seated with no seed yet (a newcomer since the commitment who set none) has no part.
+        order = [name for name in self.seats.in_seat_order() if name in latest]
         made = ",".join(latest[name][1] for name in order)
         if made != opened.value:
             names = ", ".join(map(_shown, order)) or "nobody"
@@ -507,7 +468,34 @@ class _Verifier:
                 f"hand {number}: its client seed {quoted(opened.value)} (entry {opened.seq}) is not what the "
                 f"seated players' seeds make in seat order ({names}): {quoted(made)}"
             )
-        return tuple(name for name in order if latest[name][2] and latest[name][0] > committed.seq)
+        return tuple(
+            self._fresh(name, latest[name][0])
+            for name in order
+            if latest[name][2] and latest[name][0] > committed.seq
+        )
+
+    def _fresh(self, player: str, seq: int) -> FreshSeed:
+        by = self.export.setters[seq]
+        return FreshSeed(player, seq, None if by == player else by)
+
+    def _check_seed_times(self, hand: Hand, committed: _Note, revealed: _Note | None) -> None:
+        """No seed drawn by the dice after the hand's commitment, none set after its first throw
+        (:class:`~hazard.table.seed_order.SeedOrder`)."""
+        opened = self.notes["hand-opened"].get(hand.number)
+        end = None if revealed is None else revealed.seq
+        problem = self.seed_order.problem(
+            hand.number, committed.seq, None if opened is None else opened.seq, end
+        )
+        if problem is not None:
+            raise _Mismatch(problem)
+
+    def _check_closed(self, hand: Hand) -> None:
+        """A hand left unrevealed is pending only while the game is open: a closed game reveals its last."""
+        if self.export.closed:
+            raise _Mismatch(
+                f"hand {hand.number}: the game is closed, but the hand's server seed was never revealed, so "
+                f"its {_plural(len(hand.throws), 'throw')} cannot be checked"
+            )
 
     def _check_reveal(self, hand: Hand) -> _Note | None:
         """The hand's reveal entry, once its server seed is checked against it and against the commitment."""

@@ -122,6 +122,13 @@ class ClaimCode(_Body):
     code: str = Field(max_length=200, description="the code of a late arrival's claim link")
 
 
+class NewSeed(_Body):
+    hand: int = Field(ge=1, le=MAX_GAME, description="the hand whose commitment the page saw")
+    seed: str = Field(
+        max_length=200, description="the seat's own seed for that hand: 1 to 64 printable characters"
+    )
+
+
 class Refusal(BaseModel):
     error: str
 
@@ -380,6 +387,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         if by is not None and token is not None:
             quotas.action(_seat_key(game, token), f"the seat of {by.player}" if by.player else "the host")
         seq, events = await hub.act(game, body.action, by=by, client=body.id, based_on=body.based_on)
+        return {"seq": seq, "events": events}
+
+    @app.post("/api/tables/{game}/seed", summary="Set the seat's own seed for a hand", responses=_REFUSALS)
+    async def seed(game: Annotated[int, _GAME], body: NewSeed, request: Request) -> dict[str, Any]:
+        by = await hub.holder(game, _token(request, game, "seat"))
+        seq, events = await hub.seed(game, body.hand, body.seed, by=by)
         return {"seq": seq, "events": events}
 
     @app.post("/api/tables/{game}/close", summary="Close the table (the host)", responses=_REFUSALS)

@@ -551,6 +551,17 @@ class Hub:
         seating = None if by.is_host else (by.seating or 0)
         return await self._act(game, command, actor, request_key(by, client), based_on, seating=seating)
 
+    async def seed(self, game: int, hand: int, seed: str, *, by: Holder | None) -> tuple[int, list[str]]:
+        """The seat's own seed for hand ``hand``, drawn by its page as soon as it saw the hand's commitment
+        (``hazard.js``): the table takes one a seat a hand, before the hand's first throw, and refuses any
+        other with what it is (a page shows that refusal to nobody)."""
+        await self.table(game)
+        if by is None or by.is_host or by.player is None:
+            raise ActorError(
+                f"illegal seed for hand {hand} at table {game}: only a seated player sets a seed, his own"
+            )
+        return await self._act(game, SetSeed(by.player, seed, hand), Actor.player(by.player), None, None)
+
     async def _act(
         self,
         game: int,

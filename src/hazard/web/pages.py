@@ -355,12 +355,8 @@ class Pages:
         if live.session.info.dice is DiceKind.FAIR:
             fair = live.session.fair
             hand = None if fair is None else fair.current
-            if hand is not None and hand.client_seed is None:
-                parts.append(
-                    '<form class="row act" data-template="seed {seed}"><label>Your seed for this hand '
-                    '<input name="seed" maxlength="64" placeholder="anything you like"></label>'
-                    '<button type="submit">Set seed</button></form>'
-                )
+            if hand is not None and fair is not None:
+                parts.append(_own_seed(hand, fair.fresh_entry(seat)))
         parts.append(
             '<form class="row act" data-template="{command}"><label>Command '
             '<input name="command" maxlength="500" placeholder="as in the terminal, e.g. stake 5"></label>'
@@ -469,6 +465,26 @@ def _round_throws(live: LiveTable, table: Table) -> list[Roll]:
     ]
     wanted = table.throws_this_round or 1
     return rolls[-wanted:]
+
+
+def _own_seed(hand: Hand, entry: int | None) -> str:
+    """What the seat's page does for the hand's dice: once it sees the hand's commitment, it sets a fresh
+    random seed of its own (``hazard.js`` answers ``data-seed-hand``), so the server, committed already,
+    cannot know it. Said, not asked: nobody types anything."""
+    if entry is not None:
+        return (
+            f'<p class="muted own-seed" data-seed-set="{hand.number}">Your seed for hand {hand.number} is '
+            f"set (entry {entry}), after the dice committed to the hand.</p>"
+        )
+    if hand.client_seed is not None:
+        return (
+            f'<p class="muted own-seed">Hand {hand.number} was thrown before your page set a seed for it; it '
+            "sets one for the next hand.</p>"
+        )
+    return (
+        f'<p class="muted own-seed" data-seed-hand="{hand.number}">Your page is setting a seed of its own '
+        f"for hand {hand.number}…</p>"
+    )
 
 
 def _verified(hand: Hand) -> str:

@@ -12,10 +12,14 @@
     message.className = "message" + (text ? (ok ? " ok" : " error") : "");
   }
 
-  function clientId() {
-    const bytes = new Uint8Array(12);
+  function randomHex(count) {
+    const bytes = new Uint8Array(count);
     crypto.getRandomValues(bytes);
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function clientId() {
+    return randomHex(12);
   }
 
   async function post(url, data, role) {
@@ -189,7 +193,27 @@
     }, 250);
   }
 
+  // The seat's own seed for each hand of fair dice, drawn here (Web Crypto) as soon as the page shows the
+  // hand's commitment: the server, committed already, cannot know it, so one honest page at the table keeps
+  // the server from choosing the throws. The table takes one a seat a hand, before its first throw; a
+  // refusal (another page of the seat was first, or the dice were thrown before it came) is nobody's
+  // mistake, so the player is not shown it.
+  const seeded = new Set();
+  async function ownSeed() {
+    const marker = root.querySelector("[data-seed-hand]");
+    if (!marker) return;
+    const hand = Number(marker.dataset.seedHand);
+    if (!hand || seeded.has(hand)) return;
+    seeded.add(hand);
+    try {
+      await post("/api/tables/" + game + "/seed", { hand: hand, seed: randomHex(16) });
+    } catch (error) {
+      // refused or lost: the next hand's commitment brings the next seed
+    }
+  }
+
   function wire() {
+    ownSeed();
     root.querySelectorAll("button[data-action]").forEach((button) => {
       button.addEventListener("click", () => act(button.dataset.action, button.dataset.role));
     });
