@@ -31,9 +31,13 @@ typecheck: $(STAMP)
 layers: $(STAMP)
 	$(BIN)/lint-imports
 
-# The doctests in src and the tests, as pyproject.toml's testpaths name them (plain `pytest` runs the same).
+# The doctests in src and the tests, as pyproject.toml's testpaths name them (plain `pytest` runs the same),
+# spread over every core (pytest-xdist; each worker has a PostgreSQL database of its own, tests/conftest.py).
+# The workers' folders are kept as short as one process's (a refusal quotes a long path shortened, and the
+# tests read the path back): a fresh folder under /tmp, removed afterwards.
 unit: $(STAMP)
-	$(BIN)/pytest
+	@tmp=$$(mktemp -d /tmp/hz.XXXXXX) && { $(BIN)/pytest -n auto --basetemp="$$tmp"; status=$$?; \
+	  rm -rf "$$tmp"; exit $$status; }
 
 # Benchmarks (docs/benchmarks.md): slow, and not part of `make test`.
 bench: $(STAMP)

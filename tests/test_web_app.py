@@ -1035,3 +1035,34 @@ def test_a_seat_sets_its_own_seed_once_a_hand_and_its_page_asks_for_it(client: T
         ({"kind": "player", "name": "Ann"}, "a" * 32)
     ]
     assert record["hands"][0]["client_seed"] == "a" * 32  # Bob, seated with no seed yet, has no part
+
+
+def test_a_resent_action_that_ends_a_hand_is_answered_with_its_own_entry(db: str) -> None:
+    """The action that ends a hand of fair dice is followed by the dice's notes (the reveal, the seeds drawn
+    for the next hand, its commitment): its answer, and the answer to its resend, is its own entry, the one
+    the record keeps the client's number with."""
+    limits = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
+    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
+        _resend_at_a_hands_end(client)
+
+
+def _resend_at_a_hands_end(client: TestClient) -> None:
+    table = Table(client)
+    table.join("Ann")
+    table.join("Bob")
+    for step in range(500):
+        turn = table.state()["state"]["turn"]
+        name = turn["caster"]
+        answer = table.ok(name, "throw" if turn["need"] == "throw" else "call 7", id=f"a{step}")
+        head = table.state()["seq"]
+        if head == answer["seq"]:
+            continue  # the hand goes on: nothing was written after the action
+        entries = client.get(f"/api/tables/{table.id}/record").json()["entries"]
+        own = entries[answer["seq"] - 1]
+        assert own["actor"]["kind"] != "dice", own
+        assert [e["actor"]["kind"] for e in entries[answer["seq"] :]] == ["dice"] * (head - answer["seq"])
+        resent = table.ok(name, "throw", id=f"a{step}")
+        assert resent["seq"] == answer["seq"]
+        assert table.state()["seq"] == head  # made once
+        return
+    pytest.fail("no hand ended in 500 actions")

@@ -44,7 +44,6 @@ from hazard.table import (
     Call,
     ClaimState,
     Close,
-    Committed,
     Correction,
     DiceKind,
     Fix,
@@ -56,7 +55,6 @@ from hazard.table import (
     PassDice,
     Recorded,
     RecordUnavailable,
-    Revealed,
     Roll,
     Session,
     SetSeed,
@@ -732,9 +730,10 @@ class Hub:
 
 def _own(made: list[Recorded]) -> int:
     """The number of an action's own entry among those it made: after the dice's notes that came before it
-    (a hand's seeds), before those its end wrote after it (a reveal, the next commitment)."""
+    (a hand opened), before those its end wrote after it (a reveal, the seeds drawn for the next hand, the
+    next commitment). The record keeps a client's number with that entry, so a resend is answered with it."""
     for done in reversed(made):
-        if not isinstance(done.entry.item, Revealed | Committed) or done.entry.actor != DICE:
+        if done.entry.actor != DICE:
             return done.entry.seq
     return made[-1].entry.seq
 
