@@ -33,7 +33,9 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(WebConfig(db=db, poll=0.05))) as test_client:
+    # A seat's own rate limit left out (it is attacked where it is tested): tests play rounds quickly.
+    limits = Limits(seat_rate=1e6, seat_burst=1e6)
+    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as test_client:
         # As the table's own pages do: a browser's POST names the page it comes from (cross-site requests
         # are attacked in test_web_seats.py).
         test_client.headers["origin"] = "http://testserver"

@@ -30,7 +30,14 @@ from hazard.web import Limits, WebConfig, create_app
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
 SLOW = 60.0
 """The watchers' poll, in seconds: longer than any test here, so no server learns anything by polling."""
-LAX = Limits(rate=10_000.0, burst=10_000.0, address_rate=10_000.0, address_burst=10_000.0)
+LAX = Limits(
+    rate=10_000.0,
+    burst=10_000.0,
+    address_rate=10_000.0,
+    address_burst=10_000.0,
+    seat_rate=10_000.0,
+    seat_burst=10_000.0,
+)
 """No rate limit to speak of: these tests play many hands quickly from one address."""
 
 
