@@ -49,11 +49,7 @@ def table_rules(
         try:
             rules = find_ruleset(ruleset, paths=False)
         except InvalidError:
-            ids = ", ".join(r.id for r in builtin_rulesets())
-            raise InvalidError(
-                f"invalid table: ruleset {quoted(ruleset)}: expected a built-in ruleset id: {ids}, or "
-                "ruleset_toml (a ruleset file's text)"
-            ) from None
+            raise _not_built_in("ruleset", ruleset, [r.id for r in builtin_rulesets()]) from None
     if paytable_toml is not None:
         pays = paytable_from_toml(paytable_toml, "the uploaded paytable")
         pays.check(rules)
@@ -62,10 +58,15 @@ def table_rules(
         try:
             find_paytable(paytable, paths=False)
         except InvalidError:
-            ids = ", ".join(p.id for p in builtin_paytables())
-            raise InvalidError(
-                f"invalid table: paytable {quoted(paytable)}: expected a built-in paytable id: {ids}, or "
-                "paytable_toml (a paytable file's text)"
-            ) from None
+            raise _not_built_in("paytable", paytable, [p.id for p in builtin_paytables()]) from None
     pays, _ = table_paytable(rules, paytable, paths=False)
     return rules, pays
+
+
+def _not_built_in(kind: str, name: str, ids: list[str]) -> InvalidError:
+    """One refusal for any name that is not a built-in id, whatever it names on the server (a path is
+    never opened: nothing about a file is told)."""
+    return InvalidError(
+        f"invalid table: {kind} {quoted(name)}: expected a built-in {kind} id: {', '.join(ids)}, or "
+        f"{kind}_toml (a {kind} file's text)"
+    )
