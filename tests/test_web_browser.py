@@ -317,7 +317,9 @@ class Web:
             state = self.server.state(game)
             head = int(state["seq"])
             for client in clients:
-                client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head)
+                # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages,
+                # each setting its seed as it sees a commitment, have been seen to need more than 10 s.
+                client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
             if self.server.head(game) == head and all(
                 client.page.evaluate(_SHOWN) == head for client in clients
             ):

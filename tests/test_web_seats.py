@@ -96,6 +96,12 @@ def new_bob_gets_his_own_answers(client: TestClient, game: int, old: str, new: s
     for action in ("stake 5", "withdraw", "leave"):
         message = refused_403(act(client, game, old, action, f"old-{action.split()[0]}"))
         assert "Bob" in message
+    # nor does it set the new Bob's seed, as a page does for its seat each hand
+    hand = client.get(f"/api/tables/{game}").json()["hand"]
+    seeded = client.post(
+        f"/api/tables/{game}/seed", json={"hand": hand, "seed": "old-bobs"}, headers=bearer(old)
+    )
+    refused_403(seeded)
     head = client.get(f"/api/tables/{game}").json()["seq"]
     first = act(client, game, new, "stake 2", "1")
     assert first.status_code == 200, first.text

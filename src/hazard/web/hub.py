@@ -558,7 +558,8 @@ class Hub:
             raise ActorError(
                 f"illegal seed for hand {hand} at table {game}: only a seated player sets a seed, his own"
             )
-        return await self._act(game, SetSeed(by.player, seed, hand), Actor.player(by.player), None, None)
+        seed_of = SetSeed(by.player, seed, hand)
+        return await self._act(game, seed_of, Actor.player(by.player), None, None, seating=by.seating or 0)
 
     async def _act(
         self,
