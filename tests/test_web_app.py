@@ -31,6 +31,10 @@ def db(tmp_path: Path) -> str:
     return str(tmp_path / "games.db")
 
 
+LAX = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
+"""No rate limit to speak of: for the tests that play many hands quickly from one address."""
+
+
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     # A seat's own rate limit left out (it is attacked where it is tested): tests play rounds quickly.
@@ -962,7 +966,7 @@ def test_the_servers_public_key_is_published_and_signs_every_reveal_of_its_table
     from hazard.table.provenance import check_provenance
     from hazard.table.signing import fingerprint
 
-    limits = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
+    limits = LAX
     with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
         key = client.get("/api/key").json()
         assert set(key) == {"algorithm", "public_key", "public_key_base64", "fingerprint"}
@@ -1043,7 +1047,7 @@ def test_a_resent_action_that_ends_a_hand_is_answered_with_its_own_entry(db: str
     """The action that ends a hand of fair dice is followed by the dice's notes (the reveal, the seeds drawn
     for the next hand, its commitment): its answer, and the answer to its resend, is its own entry, the one
     the record keeps the client's number with."""
-    limits = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
+    limits = LAX
     with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
         _resend_at_a_hands_end(client)
 
