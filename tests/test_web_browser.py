@@ -782,3 +782,42 @@ def test_each_seated_page_sets_a_seed_of_its_own_for_each_hand(web: Web) -> None
     assert len({e["entry"]["seed"] for e in entries if e["entry"]["type"] == "client-seed"}) >= 2 * hands
     expect(ann.page.locator("#message")).not_to_have_class(re.compile(r"\berror\b"))
     web.clean()
+
+
+def test_an_entry_written_while_the_page_fetches_its_view_is_shown(web: Web) -> None:
+    """Every entry reaches every page: one written while the page's fetch of the view is on its way (and
+    answered before it) still brings the page to it. The page used to keep the answer on its way and stand
+    at the entry before until the table moved again."""
+    host = web.client()
+    game = web.new_table(host)
+    watcher = web.client(f"/tables/{game}")
+    head = web.synced(game, [host, watcher])
+    held: list[int] = []
+
+    def sit(name: str) -> None:
+        request = urllib.request.Request(
+            f"{web.server.url}/api/tables/{game}/seats",
+            data=json.dumps({"name": name, "bankroll": "100"}).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        with _LOCAL.open(request, timeout=5) as answer:
+            assert answer.status == 201
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+            return
+        answer = route.fetch()  # the view of the entry that asked for it
+        held.append(web.server.head(game))
+        sit("Dan")  # the next entry, written while the page waits for that answer
+        time.sleep(1.0)  # its update reaches the page before the answer does
+        route.fulfill(response=answer)
+
+    watcher.page.route(re.compile(r"/view\?"), hold_the_first)
+    sit("Cat")
+    watcher.page.wait_for_function(_SHOWS_AT_LEAST, arg=head + 2)
+    assert held == [head + 1]
+    web.synced(game, [host, watcher])
+    expect(watcher.page.locator(".players")).to_contain_text("Dan")
+    web.clean()

@@ -108,20 +108,41 @@
     });
   }
 
-  async function refresh() {
+  // Fetch the view and swap it in. A request made while one is on its way asks for one more fetch after it:
+  // the one on its way may have been answered before the entry that asked was written, and a page that kept
+  // its answer would stand at an old entry until the table moved again.
+  let again = false;
+  async function swap() {
+    const response = await fetch("/tables/" + game + "/view?mode=" + mode, { credentials: "same-origin" });
+    if (response.status === 429) {
+      // Too many requests from this address: wait as told, then fetch again.
+      const wait = Number(response.headers.get("retry-after") || "1");
+      await new Promise((done) => setTimeout(done, Math.min(Math.max(wait, 0.1), 10) * 1000));
+      again = true;
+      return;
+    }
+    if (!response.ok) return;
+    const html = await response.text();
+    const saved = remembered();
+    root.innerHTML = html;
+    restore(saved);
+    const view = root.querySelector(".view");
+    if (view) seq = Math.max(seq, Number(view.dataset.seq));
+    dice = { a: null, b: null };
+    wire();
+  }
+
+  function refresh() {
+    again = true;
     if (refreshing) return refreshing;
     refreshing = (async () => {
       try {
-        const response = await fetch("/tables/" + game + "/view?mode=" + mode, { credentials: "same-origin" });
-        if (!response.ok) return;
-        const html = await response.text();
-        const saved = remembered();
-        root.innerHTML = html;
-        restore(saved);
-        const view = root.querySelector(".view");
-        if (view) seq = Math.max(seq, Number(view.dataset.seq));
-        dice = { a: null, b: null };
-        wire();
+        while (again) {
+          again = false;
+          await swap();
+        }
+      } catch (error) {
+        // the server is out of reach: the socket's reconnection asks again
       } finally {
         refreshing = null;
       }
@@ -331,9 +352,10 @@
       body.classList.remove("offline");
     });
     socket.addEventListener("message", (event) => {
+      // The page's entry number is the view's it shows (actions are sent as based on it), so an update only
+      // asks for the view; the view swapped in moves the number.
       const update = JSON.parse(event.data);
-      if (update.seq !== seq || update.type === "state") refresh();
-      seq = Math.max(seq, update.seq);
+      if (update.seq > seq || update.type === "state") refresh();
     });
     socket.addEventListener("close", () => {
       body.classList.add("offline");
