@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from hazard.core.dice import ways
+from hazard.analysis.odds import analyse
 from hazard.core.engine import Call, Mover, to_move
 from hazard.core.errors import HazardError, InvalidError, quoted
 from hazard.core.numbers import fraction_text
@@ -30,7 +30,7 @@ from hazard.core.paytable import Paytable
 from hazard.core.propositions import SOURCE_BETS, parse_proposition
 from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
 from hazard.core.staking import Staking, StakingPlan
-from hazard.core.state import Outcome, Phase, Termination
+from hazard.core.state import Phase
 from hazard.table.actions import Actor, BotPolicy, OfferBet, Stake, TableAction, TakeBet
 from hazard.table.money import parse_money
 from hazard.table.state import Table
@@ -64,10 +64,8 @@ class MainChoice:
 def best_main(ruleset: Ruleset, paytable: Paytable) -> MainChoice | None:
     """The main with the highest expected value for the caster under ``paytable``, then the highest P(win).
 
-    None where the caster does not call the main. A called round has a closed form, since throws that
-    decide nothing are thrown again: with ``D`` the ways of the decisive opening totals, a nick comes with
-    probability ``ways(nicks) / D``, an out ``ways(outs) / D``, and each chance ``c`` is set with
-    ``ways(c) / D`` and then won with ``ways(c) / (ways(c) + ways(main))``.
+    None where the caster does not call the main. The figures are the exact analyser's
+    (:func:`hazard.analysis.analyse`), so the bot and ``hazard odds`` cannot disagree.
 
     >>> from hazard.core.rulesets import find_paytable, find_ruleset
     >>> choice = best_main(find_ruleset("wikipedia"), find_paytable("wikipedia"))
@@ -76,22 +74,11 @@ def best_main(ruleset: Ruleset, paytable: Paytable) -> MainChoice | None:
     """
     if ruleset.method is not MainMethod.CALLED:
         return None
-    choices = []
-    for row in ruleset.rows:
-        main = row.main
-        decisive = sum(ways(total) for total in row.nicks | row.outs | row.chances)
-        p_nick = Fraction(sum(ways(total) for total in row.nicks), decisive)
-        p_out = Fraction(sum(ways(total) for total in row.outs), decisive)
-        p_win = p_nick
-        ev = p_nick * paytable.caster_net(Outcome(Termination.NICK, main))
-        ev += p_out * paytable.caster_net(Outcome(Termination.OUT, main))
-        for chance in sorted(row.chances):
-            p_set = Fraction(ways(chance), decisive)
-            p_first = Fraction(ways(chance), ways(chance) + ways(main))
-            p_win += p_set * p_first
-            ev += p_set * p_first * paytable.caster_net(Outcome(Termination.CHANCE, main, chance))
-            ev += p_set * (1 - p_first) * paytable.caster_net(Outcome(Termination.MAIN, main, chance))
-        choices.append(MainChoice(main, ev, p_win, paytable.id))
+    choices = [
+        MainChoice(row.main, row.ev, row.p_win, paytable.id)
+        for row in analyse(ruleset, paytable, distribution_throws=0).mains
+        if row.main is not None and row.ev is not None
+    ]
     return max(choices, key=lambda choice: (choice.ev, choice.p_win))
 
 
