@@ -124,6 +124,17 @@ from hazard.table.record import (
     default_database_url,
     game_number_refusal,
 )
+from hazard.table.roles import (
+    Role,
+    actor_of,
+    check_based_on,
+    check_closer,
+    check_role,
+    check_seater,
+    check_seeder,
+    check_spectator,
+    role_of,
+)
 from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
@@ -191,6 +202,7 @@ __all__ = [
     "Recorded",
     "ReplayedGame",
     "Revealed",
+    "Role",
     "Roll",
     "RoundSettled",
     "Seated",
@@ -220,12 +232,19 @@ __all__ = [
     "action_from_json",
     "action_text",
     "action_to_json",
+    "actor_of",
     "apply_action",
     "best_main",
+    "check_based_on",
+    "check_closer",
     "check_game_number",
     "check_name",
+    "check_role",
+    "check_seater",
     "check_seating",
     "check_seats",
+    "check_seeder",
+    "check_spectator",
     "choices",
     "commitment",
     "default_database_url",
@@ -254,6 +273,7 @@ __all__ = [
     "replay",
     "replayed_further",
     "request_key",
+    "role_of",
     "standing",
     "table_json",
     "table_paytable",

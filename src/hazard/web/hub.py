@@ -38,10 +38,8 @@ from hazard.table import (
     MAX_REQUEST,
     REFEREE,
     Actor,
-    ActorError,
     BotBrains,
     BotPolicy,
-    Call,
     ClaimState,
     Close,
     Correction,
@@ -50,21 +48,24 @@ from hazard.table import (
     GameKind,
     GameStore,
     Holder,
-    Leave,
     MoneyStyle,
-    PassDice,
     Recorded,
     RecordUnavailable,
-    Roll,
     Session,
     SetSeed,
     Sit,
     StaleError,
     TableAction,
     ThrowDice,
-    Withdraw,
+    actor_of,
+    check_based_on,
+    check_closer,
     check_game_number,
     check_name,
+    check_role,
+    check_seater,
+    check_seeder,
+    check_spectator,
     entry_text,
     event_text,
     holds,
@@ -72,6 +73,7 @@ from hazard.table import (
     parse_fix,
     parse_money,
     request_key,
+    role_of,
     table_json,
 )
 from hazard.table.keys import expiry
@@ -497,10 +499,7 @@ class Hub:
         gets his seat's token; a late arrival's key is a claim code, which the host hands on and he exchanges
         once for a token of his own (:meth:`claim`), so that the host never holds a player's credential; a
         bot has none."""
-        if by is not None and not by.is_host:
-            raise ActorError(f"illegal sit by {by.player}: {by.player} is seated; only the host seats others")
-        if bot is not None and by is None:
-            raise ActorError("illegal sit of a bot: only the table's host seats a bot")
+        check_seater(by, bot=bot is not None)
         seated = check_name(name)
         amount = parse_money(bankroll, what="bankroll")
         sit = Sit(seated, amount, bot)
@@ -525,11 +524,7 @@ class Hub:
         correction made) is refused.
         """
         live = await self.table(game)
-        if by is None:
-            raise ActorError(
-                f"illegal action {quoted(text)} at table {game}: a spectator acts for nobody; join the table "
-                "to play"
-            )
+        by = check_spectator(game, text, by)
         if client is not None and not _CLIENT.match(client):
             raise InvalidError(
                 f"invalid action id {quoted(client)}: expected 1 to {MAX_REQUEST} letters, digits or . _ : -"
@@ -538,14 +533,13 @@ class Hub:
             raise InvalidError(
                 f"invalid action {quoted(text)}: expected at most {MAX_TEXT} characters, not {len(text):,}"
             )
-        actor = REFEREE if by.is_host else Actor.player(by.player or "")
+        actor = actor_of(by)
         players = [p.name for p in live.session.table.players]
         fix = parse_fix(text, by=actor, players=players) if by.is_host else None
         command: TableAction | ThrowDice | SetSeed | Fix = (
             fix if fix is not None else parse_action(text, by=actor, players=players)
         )
-        if by.is_host:
-            _check_host(live, command, text)
+        check_role(role_of(by, live.session.info.dice), game, command, text)
         seating = None if by.is_host else (by.seating or 0)
         return await self._act(game, command, actor, request_key(by, client), based_on, seating=seating)
 
@@ -554,12 +548,10 @@ class Hub:
         (``hazard.js``): the table takes one a seat a hand, before the hand's first throw, and refuses any
         other with what it is (a page shows that refusal to nobody)."""
         await self.table(game)
-        if by is None or by.is_host or by.player is None:
-            raise ActorError(
-                f"illegal seed for hand {hand} at table {game}: only a seated player sets a seed, his own"
-            )
-        seed_of = SetSeed(by.player, seed, hand)
-        return await self._act(game, seed_of, Actor.player(by.player), None, None, seating=by.seating or 0)
+        player = check_seeder(game, hand, by)
+        assert by is not None
+        seed_of = SetSeed(player, seed, hand)
+        return await self._act(game, seed_of, Actor.player(player), None, None, seating=by.seating or 0)
 
     async def _act(
         self,
@@ -580,7 +572,7 @@ class Hub:
                 if live.closed and isinstance(command, Close):  # closing it twice is closing it once
                     return live.seq, []
                 if based_on is not None:
-                    _check_based_on(live, based_on)
+                    check_based_on(live.session.entries, based_on, live.money)
                 try:
                     made, _ = await self._write(
                         self._play, live.session, command, actor, client, (key, claim, seating)
@@ -652,8 +644,7 @@ class Hub:
         """Close the table: only its host may. The close is an entry of the record (with the reveal of the
         hand in play at a table of fair dice), which every server learns as it learns any other; returns its
         number."""
-        if by is None or not by.is_host:
-            raise ActorError(f"illegal close of table {game}: only its host closes a table")
+        check_closer(game, by)
         seq, _ = await self._act(game, Close(), REFEREE, None, None)
         return seq
 
@@ -751,38 +742,6 @@ def _remember(live: LiveTable, seq: int, events: list[str]) -> None:
     live.answers[seq] = events
     while len(live.answers) > KEPT:
         live.answers.popitem(last=False)
-
-
-def _check_based_on(live: LiveTable, based_on: int) -> None:
-    """Refuse an action sent from a view of the table that the dice (or a correction) have since changed."""
-    head = live.seq
-    if based_on > head or based_on < 0:
-        raise InvalidError(f"invalid based_on {based_on}: expected an entry number from 0 to {head}")
-    for entry in live.session.entries[based_on:]:
-        if isinstance(entry.item, Roll | Call | PassDice | Correction):
-            raise IllegalError(
-                f"illegal action from a view of entry {based_on}: the table has moved on since (entry "
-                f"{entry.seq}: {entry_text(entry, live.money)}), so it may mean something else now; look, "
-                "then send it again"
-            )
-
-
-_HOST_ACTIONS = (Sit, Withdraw, Leave)
-"""What the host of a table with fair dice may do for others: seat someone, take back someone's stakes,
-remove someone from the table."""
-
-
-def _check_host(live: LiveTable, command: object, text: str) -> None:
-    """The host of a table with fair dice seats and removes; the host of a table with real dice is its
-    referee, entering everything the dice and the players do."""
-    if live.session.info.dice is DiceKind.TYPED:
-        return
-    if not isinstance(command, _HOST_ACTIONS):
-        raise ActorError(
-            f"illegal {quoted(text)} by the host of table {live.game}: at a table of fair dice the host only "
-            "seats players (sit NAME BANKROLL), takes back a player's stakes (withdraw NAME) and removes a "
-            "player (leave NAME); each player acts for himself"
-        )
 
 
 def _offer(queue: asyncio.Queue[Update | None], update: Update | None) -> bool:
