@@ -109,6 +109,7 @@ from hazard.table.game import (
     standing,
 )
 from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
+from hazard.table.live import Answer, LiveGame, Move, News, Step, run_steps
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     GAME_NUMBERS,
@@ -155,6 +156,7 @@ __all__ = [
     "Actor",
     "ActorError",
     "ActorKind",
+    "Answer",
     "AnyEvent",
     "BetCancelled",
     "BetOffered",
@@ -192,9 +194,12 @@ __all__ = [
     "InvalidError",
     "Leave",
     "Left",
+    "LiveGame",
     "MainChoice",
     "MoneyStyle",
+    "Move",
     "Need",
+    "News",
     "OfferBet",
     "PassDice",
     "Player",
@@ -216,6 +221,7 @@ __all__ = [
     "Staked",
     "StaleError",
     "Standing",
+    "Step",
     "Table",
     "TableAction",
     "TableEvent",
@@ -274,6 +280,7 @@ __all__ = [
     "replayed_further",
     "request_key",
     "role_of",
+    "run_steps",
     "standing",
     "table_json",
     "table_paytable",

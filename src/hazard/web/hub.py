@@ -24,41 +24,41 @@ import json
 import re
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
+from hazard.core.errors import IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
-    DICE,
     MAX_REQUEST,
     REFEREE,
     Actor,
+    Answer,
     BotBrains,
     BotPolicy,
     ClaimState,
     Close,
-    Correction,
     DiceKind,
     Fix,
     GameKind,
     GameStore,
     Holder,
+    LiveGame,
     MoneyStyle,
+    Move,
+    News,
     Recorded,
     RecordUnavailable,
     Session,
     SetSeed,
     Sit,
-    StaleError,
     TableAction,
     ThrowDice,
     actor_of,
-    check_based_on,
     check_closer,
     check_game_number,
     check_name,
@@ -92,8 +92,8 @@ __all__ = [
 _T = TypeVar("_T")
 
 KEPT = 500
-"""How many of a table's latest entries the hub keeps to send a client that reconnects; one that has missed
-more gets the whole state instead."""
+"""How many of a table's latest entries its actor keeps here to send a client that reconnects; one that has
+missed more gets the whole state instead."""
 _QUEUE = 256
 """Updates waiting for one slow client before it is sent the whole state instead."""
 _TRIES = 8
@@ -180,25 +180,28 @@ def entry_json(done: Recorded) -> dict[str, Any]:
 
 @dataclass
 class LiveTable:
-    """One table in play at this server: its session, its lock, and who follows it."""
+    """One table in play at this server: its game's actor (:class:`hazard.table.LiveGame`), the lock that
+    orders this server's coroutines on it, and who follows it."""
 
-    session: Session
+    actor: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    requests: dict[str, int] = field(default_factory=dict)
-    """Every action made at this table with a client's number (by :func:`_request_key`), with the entry it
-    made (from the record)."""
-    recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=KEPT))
-    """The latest entries with their events, for clients that reconnect and for the pages' log."""
-    answers: OrderedDict[int, list[str]] = field(default_factory=OrderedDict)
-    """The events, by entry, of the latest actions: what an action sent again is answered with."""
+    """Taken by whatever reads or drives the table here: the actor's own lock is a thread's, which a
+    coroutine waiting on the event loop cannot hold."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
-    told: int = 0
-    """The last entry its followers have been sent (every entry up to it, once each, in order)."""
     used: float = field(default_factory=time.monotonic)
     """When the table was last asked for (``time.monotonic``): a table idle long enough is let go."""
 
     def __post_init__(self) -> None:
         self.session.money = self.money  # the sums in its refusals, as the table's pages show money
+
+    @property
+    def session(self) -> Session:
+        return self.actor.session
+
+    @property
+    def recent(self) -> deque[Recorded]:
+        """The latest entries with their events, for clients that reconnect and for the pages' log."""
+        return self.actor.recent
 
     @property
     def game(self) -> int:
@@ -224,13 +227,13 @@ class LiveTable:
 
     def since(self, seq: int) -> Update:
         """What a client that knows entry ``seq`` is missing."""
-        head = self.seq
-        if seq == head:
-            return Update(head)
-        kept = [done for done in self.recent if done.entry.seq > seq]
-        if 0 <= seq < head and [done.entry.seq for done in kept] == list(range(seq + 1, head + 1)):
-            return Update(head, tuple(entry_json(done) for done in kept))
-        return Update(head, state=self.state())
+        return self.update(self.actor.missed(seq))
+
+    def update(self, news: News) -> Update:
+        """The actor's news as clients get it."""
+        if news.whole:
+            return Update(news.seq, state=self.state())
+        return Update(news.seq, tuple(entry_json(done) for done in news.entries))
 
     def state(self) -> dict[str, Any]:
         """The table as ``GET /api/tables/{id}`` gives it: the export's state form, with the table's setup."""
@@ -334,9 +337,8 @@ class Hub:
             )
 
         session = await self._write(start)
-        live = LiveTable(session)
-        live.recent.extend(session.take_news())
-        live.told = live.seq
+        live = LiveTable(LiveGame(session, kept=KEPT))
+        live.actor.take_stream()  # its opening entries: kept for its log, told to nobody yet
         self._tables[session.game] = live
         self._keys[(session.game, token_digest(token))] = Holder(None)
         return live, token
@@ -407,8 +409,8 @@ class Hub:
         async with self.locked(game) as live:
             head = await asyncio.to_thread(self.store.head, game)
             if head is not None and head != live.seq:
-                await asyncio.to_thread(live.session.catch_up)
-                await self._caught_up(live)
+                await asyncio.to_thread(live.actor.catch_up)
+                self._told(live)
             yield live
 
     async def follow(self, game: int, since: int) -> tuple[LiveTable, asyncio.Queue[Update | None], Update]:
@@ -437,11 +439,8 @@ class Hub:
             )
         brains = BotBrains.from_settings(replayed.info.settings)
         session = Session.resume(self.store, game, kind=GameKind.WEB, brains=brains)
-        live = LiveTable(session, requests=self.store.requests(game))
-        for entry in replayed.entries[-KEPT:]:
-            live.recent.append(Recorded(entry, tuple(replayed.events_of(entry.seq))))
-        live.told = live.seq  # a follower gets its first update from here (LiveTable.since)
-        return live
+        recent = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in replayed.entries[-KEPT:]]
+        return LiveTable(LiveGame.resume(session, recent, kept=KEPT))
 
     def open_tables(self) -> list[dict[str, Any]]:
         """The web tables not closed, newest first, as the lobby lists them (a read of the record)."""
@@ -506,7 +505,7 @@ class Hub:
         actor = REFEREE if by is not None else Actor.player(seated)
         if by is None:
             token = new_token()
-            seq, events = await self._act(game, sit, actor, None, None, key=token)
+            seq, events = await self._act(game, sit, actor, None, None, key=token_digest(token))
             self._keys[(game, token_digest(token))] = Holder(seated, seq)
             return seated, token, seq, events
         code = None if bot is not None else new_token()
@@ -565,80 +564,32 @@ class Hub:
         claim: tuple[str, str] | None = None,
         seating: int | None = None,
     ) -> tuple[int, list[str]]:
+        """Have the table's actor make the move, under the table's lock: its writes on the writer (each
+        committed with whatever else is waiting), its reads off the event loop, its news told after each."""
+        move = Move(command, actor, client, based_on, key, claim, seating)
         async with self.locked(game) as live:
-            for _ in range(_TRIES):
-                if client is not None and client in live.requests:
-                    return await self._answer(live, live.requests[client])
-                if live.closed and isinstance(command, Close):  # closing it twice is closing it once
-                    return live.seq, []
-                if based_on is not None:
-                    check_based_on(live.session.entries, based_on, live.money)
-                try:
-                    made, _ = await self._write(
-                        self._play, live.session, command, actor, client, (key, claim, seating)
-                    )
-                except StaleError:  # another server wrote first: the session has caught up; try again
-                    await self._caught_up(live)
-                    continue
-                except Uncommitted:
-                    self._drop(live)
-                    raise
-                except HazardError:
-                    self._told(live)  # whatever was written before the refusal (a bot caster's call)
-                    # Refused by this server's table: if another server has moved the table on, the refusal
-                    # may be stale (or the action a resend, already made there): catch up and look again.
-                    head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
-                    if head <= live.seq:
+            steps = live.actor.acting(move)
+            try:
+                step = next(steps)
+                while True:
+                    try:
+                        if step.writes:
+                            result = await self._write(step.work)
+                        else:
+                            result = await asyncio.to_thread(step.work)
+                    except Uncommitted:
+                        steps.close()
+                        self._drop(live)
                         raise
-                    await asyncio.to_thread(live.session.catch_up)
-                    await self._caught_up(live)
-                    continue
-                self._told(live)
-                seq = _own(made)
-                if client is not None:
-                    live.requests[client] = seq
-                events = _said(made)
-                _remember(live, seq, events)
-                return seq, events
-            raise IllegalError(
-                f"illegal action at table {game}: other servers kept moving the table on; look, then send "
-                "it again"
-            )
-
-    async def _caught_up(self, live: LiveTable) -> None:
-        """The session has read what other servers wrote (into its news): read their client numbers too, and
-        tell."""
-        live.requests = await asyncio.to_thread(self.store.requests, live.game)
-        self._told(live)
-
-    @staticmethod
-    def _play(
-        session: Session,
-        command: TableAction | ThrowDice | SetSeed | Fix | Close,
-        actor: Actor,
-        client: str | None,
-        keys: tuple[str | None, tuple[str, str] | None, int | None],
-    ) -> tuple[list[Recorded], list[Recorded]]:
-        """The entries the action made, then those of whatever the bots want to do after it (in a worker
-        thread, under the table's lock). ``keys`` are the token a sit gives (to be hashed), the claim code
-        it gives instead (hashed, with its expiry), and the seating of the key that sent the action."""
-        key, claim, seating = keys
-        if isinstance(command, Fix):
-            _, correction, _ = session.correct(command.target, command.replacement, by=actor)
-            made = [Recorded(correction, ())]  # its answer is what it did: see _said
-        elif isinstance(command, Close):
-            return session.close(by=actor), []
-        else:
-            digest = None if key is None else token_digest(key)
-            made = session.act(command, by=actor, client=client, key=digest, claim=claim, seating=seating)
-        return made, session.bots_act(call=False)
-
-    async def _answer(self, live: LiveTable, seq: int) -> tuple[int, list[str]]:
-        known = live.answers.get(seq)
-        if known is not None:
-            return seq, known
-        replayed = await asyncio.to_thread(self.store.load, live.game)
-        return seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)]
+                    except Exception as error:  # the actor decides: try again, or refuse
+                        self._told(live)  # whatever was written before the refusal (a bot caster's call)
+                        step = steps.throw(error)
+                    else:
+                        self._told(live)
+                        step = steps.send(result)
+            except StopIteration as done:
+                answer: Answer = done.value
+                return answer.seq, answer.events
 
     async def close(self, game: int, *, by: Holder | None) -> int:
         """Close the table: only its host may. The close is an entry of the record (with the reveal of the
@@ -670,19 +621,12 @@ class Hub:
         _offer(queue, None)
 
     def _told(self, live: LiveTable) -> None:
-        """Tell every follower of the table here what its session has written or read since they were last
-        told: each entry once, in order, whoever wrote it (the session's news holds them all)."""
-        news = [done for done in live.session.take_news() if done.entry.seq > live.told]
-        head = live.seq
-        if head == live.told and not news:
+        """Tell every follower of the table here what its actor has written or read since they were last
+        told: each entry once, in order, whoever wrote it (:meth:`hazard.table.LiveGame.take_stream`)."""
+        news = live.actor.take_stream()
+        if news is None:
             return
-        if [done.entry.seq for done in news] == list(range(live.told + 1, head + 1)):
-            live.recent.extend(news)
-            update = Update(head, tuple(entry_json(done) for done in news))
-        else:  # not the entries after the last told (more piled up than news keeps): the whole state
-            live.recent.clear()
-            update = Update(head, state=live.state())
-        live.told = head
+        update = live.update(news)
         for queue in list(live.listeners):
             if not _offer(queue, update):
                 # A client too slow to take its updates gets the whole state once it catches up.
@@ -714,34 +658,10 @@ class Hub:
                         if self._tables.get(game) is not live:  # let go meanwhile
                             continue
                         try:
-                            await asyncio.to_thread(live.session.catch_up)
+                            await asyncio.to_thread(live.actor.catch_up)
                         except InvalidError:
                             continue
-                        await self._caught_up(live)
-
-
-def _own(made: list[Recorded]) -> int:
-    """The number of an action's own entry among those it made: after the dice's notes that came before it
-    (a hand opened), before those its end wrote after it (a reveal, the seeds drawn for the next hand, the
-    next commitment). The record keeps a client's number with that entry, so a resend is answered with it."""
-    for done in reversed(made):
-        if done.entry.actor != DICE:
-            return done.entry.seq
-    return made[-1].entry.seq
-
-
-def _said(made: list[Recorded]) -> list[str]:
-    """An action's answer: its events in words; a correction, which has none, says what it corrected."""
-    said = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
-    if not said and made and isinstance(made[-1].entry.item, Correction):
-        said = [entry_text(made[-1].entry, MoneyStyle.EXACT)]
-    return said
-
-
-def _remember(live: LiveTable, seq: int, events: list[str]) -> None:
-    live.answers[seq] = events
-    while len(live.answers) > KEPT:
-        live.answers.popitem(last=False)
+                        self._told(live)
 
 
 def _offer(queue: asyncio.Queue[Update | None], update: Update | None) -> bool:
