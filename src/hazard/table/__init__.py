@@ -109,7 +109,7 @@ from hazard.table.game import (
     standing,
 )
 from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
-from hazard.table.live import Answer, LiveGame, Move, News, Step, run_steps
+from hazard.table.live import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     GAME_NUMBERS,
@@ -128,7 +128,6 @@ from hazard.table.record import (
 from hazard.table.roles import (
     Role,
     actor_of,
-    check_based_on,
     check_closer,
     check_role,
     check_seater,

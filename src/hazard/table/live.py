@@ -15,23 +15,24 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from hazard.core.errors import HazardError, IllegalError
-from hazard.table.actions import DICE, Actor, Fix, SetSeed, TableAction, ThrowDice
+from hazard.core.dice import Roll
+from hazard.core.engine import Call
+from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.table.actions import DICE, Actor, Fix, PassDice, SetSeed, TableAction, ThrowDice
 from hazard.table.closing import Close
 from hazard.table.events import event_text
 from hazard.table.follow import Recorded
-from hazard.table.game import Correction, entry_text
+from hazard.table.game import Correction, Entry, entry_text
 from hazard.table.money import MoneyStyle
 from hazard.table.record import RecordUnavailable, StaleError
-from hazard.table.roles import check_based_on
 from hazard.table.session import Session
 
-__all__ = ["KEPT", "TRIES", "Answer", "LiveGame", "Move", "News", "Step", "run_steps"]
+__all__ = ["KEPT", "TRIES", "Answer", "LiveGame", "Move", "News", "Step", "check_based_on", "run_steps"]
 
 KEPT = 500
 """How many of a game's latest entries its actor keeps (for a client that reconnects, and for the answers of
@@ -280,3 +281,18 @@ def _said(made: list[Recorded]) -> list[str]:
     if not said and made and isinstance(made[-1].entry.item, Correction):
         said = [entry_text(made[-1].entry, MoneyStyle.EXACT)]
     return said
+
+
+def check_based_on(entries: Sequence[Entry], based_on: int, money: MoneyStyle) -> None:
+    """Refuse an action sent from a view of the table (at entry ``based_on``) that the dice (or a
+    correction) have since changed: it may mean something else now."""
+    head = len(entries)
+    if based_on > head or based_on < 0:
+        raise InvalidError(f"invalid based_on {based_on}: expected an entry number from 0 to {head}")
+    for entry in entries[based_on:]:
+        if isinstance(entry.item, Roll | Call | PassDice | Correction):
+            raise IllegalError(
+                f"illegal action from a view of entry {based_on}: the table has moved on since (entry "
+                f"{entry.seq}: {entry_text(entry, money)}), so it may mean something else now; look, "
+                "then send it again"
+            )

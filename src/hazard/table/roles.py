@@ -11,23 +11,42 @@ and hands the table the action; the table checks the role here, and the action's
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from hazard.core.errors import IllegalError, InvalidError, quoted
+from hazard.core.dice import Roll
+from hazard.core.engine import Call
+from hazard.core.errors import quoted
 from hazard.core.rules import StakeArrangement
-from hazard.table.actions import REFEREE, Actor, ActorError, Call, Leave, PassDice, Roll, Sit, Withdraw
+from hazard.core.state import Phase
+from hazard.table.actions import (
+    REFEREE,
+    Actor,
+    ActorError,
+    CancelBet,
+    Leave,
+    OfferBet,
+    PassDice,
+    Sit,
+    Stake,
+    TableAction,
+    TakeBet,
+    Withdraw,
+    action_text,
+)
 from hazard.table.dice import DiceKind
-from hazard.table.game import Correction, Entry, entry_text
-from hazard.table.keys import Holder
-from hazard.table.money import MoneyStyle
+from hazard.table.money import MoneyStyle, command_style
 from hazard.table.state import Table
+
+if TYPE_CHECKING:  # a key's holder is only read here; keys.py sits above the rules of the table
+    from hazard.table.keys import Holder
 
 __all__ = [
     "HOST_ACTIONS",
     "Role",
+    "acting_for",
     "actor_of",
     "acts_for",
-    "check_based_on",
+    "check_actor",
     "check_closer",
     "check_role",
     "check_seater",
@@ -35,6 +54,7 @@ __all__ = [
     "check_spectator",
     "keeps_bank",
     "names_stake_against_bank",
+    "needs_consent",
     "role_of",
 ]
 
@@ -70,6 +90,68 @@ def actor_of(holder: Holder) -> Actor:
 def acts_for(by: Actor, player: str) -> bool:
     """Whether ``by`` may act for ``player``: he himself, or the referee."""
     return by.is_referee or by.name == player
+
+
+def acting_for(table: Table, action: TableAction) -> str | None:
+    """The player whose action ``action`` is: the one who sits, stakes, offers or takes, or the caster who
+    calls, throws or passes; None where nobody is (no caster yet, no such bet)."""
+    if isinstance(action, Sit):
+        return " ".join(action.name.split())
+    if isinstance(action, Stake | Withdraw | Leave):
+        return action.player
+    if isinstance(action, OfferBet):
+        return action.backer
+    if isinstance(action, TakeBet):
+        return action.layer
+    if isinstance(action, CancelBet):
+        return next((bet.backer for bet in table.side_bets if bet.number == action.bet), None)
+    return table.caster
+
+
+def check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle = MoneyStyle.EXACT) -> None:
+    """Refuse ``action`` unless ``by`` may take it at ``table`` at all: a player acts only for himself, only
+    the caster calls, throws and passes, a late bet is the caster's to accept; the referee enters anything.
+    Sums in a refusal are in ``money``, where that is exact."""
+    if by.is_referee:
+        return
+    assert by.name is not None
+    what = f"illegal {action_text(action, command_style(money))} by {by}"
+    if isinstance(action, Sit):
+        if " ".join(action.name.split()) != by.name:
+            raise ActorError(
+                f"{what} at the {table}: a player sits only himself down; the referee seats others"
+            )
+        return
+    if not table.seated(by.name):
+        seated = ", ".join(p.name for p in table.players) or "nobody"
+        raise ActorError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
+    owner = acting_for(table, action)
+    if isinstance(action, Stake) and action.consent and needs_consent(table):
+        if by.name != table.caster:
+            raise ActorError(
+                f"{what} at the {table}: a bet laid once the chance is set is the caster's to accept; "
+                f"{table.caster}, the caster, enters it with consent"
+            )
+        return
+    if owner is None or owner == by.name:
+        return
+    if isinstance(action, Call | Roll | PassDice):
+        verb = {Call: "calls the main", Roll: "throws the dice", PassDice: "passes the dice"}[type(action)]
+        raise ActorError(f"{what} at the {table}: only the caster, {owner}, {verb}")
+    rule = {
+        Stake: "a player stakes only for himself",
+        Withdraw: "a player withdraws only his own stakes",
+        Leave: "a player gets only himself up from the table; the referee or host removes others",
+        OfferBet: "a player offers only his own side bets",
+        TakeBet: "a player takes a side bet only for himself",
+        CancelBet: "a player withdraws only his own side bets",
+    }[type(action)]
+    raise ActorError(f"{what} at the {table}: {rule} (this is {owner}'s)")
+
+
+def needs_consent(table: Table) -> bool:
+    """Whether a stake laid now needs the caster's consent: once the chance is set, where all bet."""
+    return table.stakes is StakeArrangement.ALL_AGAINST_CASTER and table.round.phase is Phase.CHANCE
 
 
 def check_spectator(game: int, text: str, holder: Holder | None) -> Holder:
@@ -114,21 +196,6 @@ def check_seeder(game: int, hand: int, by: Holder | None) -> str:
             f"illegal seed for hand {hand} at table {game}: only a seated player sets a seed, his own"
         )
     return by.player
-
-
-def check_based_on(entries: Sequence[Entry], based_on: int, money: MoneyStyle) -> None:
-    """Refuse an action sent from a view of the table (at entry ``based_on``) that the dice (or a
-    correction) have since changed: it may mean something else now."""
-    head = len(entries)
-    if based_on > head or based_on < 0:
-        raise InvalidError(f"invalid based_on {based_on}: expected an entry number from 0 to {head}")
-    for entry in entries[based_on:]:
-        if isinstance(entry.item, Roll | Call | PassDice | Correction):
-            raise IllegalError(
-                f"illegal action from a view of entry {based_on}: the table has moved on since (entry "
-                f"{entry.seq}: {entry_text(entry, money)}), so it may mean something else now; look, "
-                "then send it again"
-            )
 
 
 def names_stake_against_bank(table: Table, player: str | None) -> bool:
