@@ -23,13 +23,25 @@ from typing import Any
 from hazard.core.dice import Roll
 from hazard.core.engine import Call
 from hazard.core.errors import HazardError, IllegalError, InvalidError
-from hazard.table.actions import DICE, Actor, Fix, PassDice, SetSeed, TableAction, ThrowDice
+from hazard.table.actions import (
+    DICE,
+    Actor,
+    Fix,
+    PassDice,
+    SetSeed,
+    TableAction,
+    ThrowDice,
+    parse_action,
+    parse_fix,
+)
 from hazard.table.closing import Close
 from hazard.table.events import event_text
 from hazard.table.follow import Recorded
 from hazard.table.game import Correction, Entry, entry_text
+from hazard.table.keys import Holder
 from hazard.table.money import MoneyStyle
 from hazard.table.record import RecordUnavailable, StaleError
+from hazard.table.roles import actor_of, check_role, role_of
 from hazard.table.session import Session
 
 __all__ = ["KEPT", "TRIES", "Answer", "LiveGame", "Move", "News", "Step", "check_based_on", "run_steps"]
@@ -153,6 +165,20 @@ class LiveGame:
         return self.session.closed
 
     # --- acting -------------------------------------------------------------------------------------------
+
+    def move_of(
+        self, text: str, *, by: Holder, client: str | None = None, based_on: int | None = None
+    ) -> Move:
+        """What ``text`` (the actions' text form) asks of this game from the holder of a key, ``by``: read
+        for his actor (a host may correct the record), and refused unless his role allows it.
+        ``client`` is the record's form of the sender's number (:func:`~hazard.table.keys.request_key`)."""
+        actor = actor_of(by)
+        players = [p.name for p in self.session.table.players]
+        fix = parse_fix(text, by=actor, players=players) if by.is_host else None
+        command: Command = fix if fix is not None else parse_action(text, by=actor, players=players)
+        check_role(role_of(by, self.session.info.dice), self.game, command, text)
+        seating = None if by.is_host else (by.seating or 0)
+        return Move(command, actor, client, based_on, seating=seating)
 
     def act(self, move: Move) -> Answer:
         """Make ``move`` now, under the game's lock, its writes committed each as it is made."""

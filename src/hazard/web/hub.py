@@ -1,12 +1,14 @@
-"""The server's tables: one live session per table, its actions in one order, its news to every client.
+"""The server's tables: each table's actor driven from the event loop, its news told to every client.
 
-Each table is a :class:`hazard.table.Session` kept in memory once loaded (so a long game is replayed once,
-when the server first needs it, not on every action) behind one lock: of two actions sent at once, one is
-applied after the other. Every action is written to the record and committed by the session before the hub
-answers or tells anyone, so what a client was told is what the record holds.
+Each table is a :class:`hazard.table.LiveGame` (its session, its bots, its request numbers, its stream of
+entries) kept in memory once loaded (so a long game is replayed once, when the server first needs it, not on
+every action) behind one lock: of two actions sent at once, one is applied after the other. The hub maps a
+token to its holder and the holder to an actor; the table decides what that actor may do
+(:mod:`hazard.table.roles`). Every action is written to the record and committed before the hub answers or
+tells anyone, so what a client was told is what the record holds.
 
 Several servers may share one record. The record orders each table's actions (an append from a table that
-another server has moved on is refused, and the session catches up, then tries again); the hub learns of
+another server has moved on is refused, and the actor catches up, then tries again); the hub learns of
 what others wrote by watching the games' heads, woken at once by PostgreSQL's LISTEN/NOTIFY where there is
 one, and by a short poll otherwise. The record stays the truth: a notification only says "look".
 
@@ -43,7 +45,6 @@ from hazard.table import (
     ClaimState,
     Close,
     DiceKind,
-    Fix,
     GameKind,
     GameStore,
     Holder,
@@ -56,24 +57,17 @@ from hazard.table import (
     Session,
     SetSeed,
     Sit,
-    TableAction,
-    ThrowDice,
-    actor_of,
     check_closer,
     check_game_number,
     check_name,
-    check_role,
     check_seater,
     check_seeder,
     check_spectator,
     entry_text,
     event_text,
     holds,
-    parse_action,
-    parse_fix,
     parse_money,
     request_key,
-    role_of,
     table_json,
 )
 from hazard.table.keys import expiry
@@ -505,12 +499,12 @@ class Hub:
         actor = REFEREE if by is not None else Actor.player(seated)
         if by is None:
             token = new_token()
-            seq, events = await self._act(game, sit, actor, None, None, key=token_digest(token))
+            seq, events = await self._act(game, Move(sit, actor, key=token_digest(token)))
             self._keys[(game, token_digest(token))] = Holder(seated, seq)
             return seated, token, seq, events
         code = None if bot is not None else new_token()
         claim = None if code is None else (token_digest(code), expiry(self.claim_ttl))
-        seq, events = await self._act(game, sit, actor, None, None, claim=claim)
+        seq, events = await self._act(game, Move(sit, actor, claim=claim))
         return seated, code, seq, events
 
     async def act(
@@ -532,15 +526,8 @@ class Hub:
             raise InvalidError(
                 f"invalid action {quoted(text)}: expected at most {MAX_TEXT} characters, not {len(text):,}"
             )
-        actor = actor_of(by)
-        players = [p.name for p in live.session.table.players]
-        fix = parse_fix(text, by=actor, players=players) if by.is_host else None
-        command: TableAction | ThrowDice | SetSeed | Fix = (
-            fix if fix is not None else parse_action(text, by=actor, players=players)
-        )
-        check_role(role_of(by, live.session.info.dice), game, command, text)
-        seating = None if by.is_host else (by.seating or 0)
-        return await self._act(game, command, actor, request_key(by, client), based_on, seating=seating)
+        move = live.actor.move_of(text, by=by, client=request_key(by, client), based_on=based_on)
+        return await self._act(game, move)
 
     async def seed(self, game: int, hand: int, seed: str, *, by: Holder | None) -> tuple[int, list[str]]:
         """The seat's own seed for hand ``hand``, drawn by its page as soon as it saw the hand's commitment
@@ -550,23 +537,11 @@ class Hub:
         player = check_seeder(game, hand, by)
         assert by is not None
         seed_of = SetSeed(player, seed, hand)
-        return await self._act(game, seed_of, Actor.player(player), None, None, seating=by.seating or 0)
+        return await self._act(game, Move(seed_of, Actor.player(player), seating=by.seating or 0))
 
-    async def _act(
-        self,
-        game: int,
-        command: TableAction | ThrowDice | SetSeed | Fix | Close,
-        actor: Actor,
-        client: str | None,
-        based_on: int | None,
-        *,
-        key: str | None = None,
-        claim: tuple[str, str] | None = None,
-        seating: int | None = None,
-    ) -> tuple[int, list[str]]:
-        """Have the table's actor make the move, under the table's lock: its writes on the writer (each
+    async def _act(self, game: int, move: Move) -> tuple[int, list[str]]:
+        """Have the table's actor make ``move``, under the table's lock: its writes on the writer (each
         committed with whatever else is waiting), its reads off the event loop, its news told after each."""
-        move = Move(command, actor, client, based_on, key, claim, seating)
         async with self.locked(game) as live:
             steps = live.actor.acting(move)
             try:
@@ -596,7 +571,7 @@ class Hub:
         hand in play at a table of fair dice), which every server learns as it learns any other; returns its
         number."""
         check_closer(game, by)
-        seq, _ = await self._act(game, Close(), REFEREE, None, None)
+        seq, _ = await self._act(game, Move(Close(), REFEREE))
         return seq
 
     async def _write(self, work: Callable[..., _T], *args: object) -> _T:
