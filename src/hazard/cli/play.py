@@ -43,12 +43,16 @@ from hazard.table import (
     Call,
     CasterChanged,
     ClientSeeded,
+    Close,
     Committed,
+    Correction,
     DiceKind,
     FairNote,
     GameKind,
     GameStore,
+    LiveGame,
     MoneyStyle,
+    Move,
     Need,
     Recorded,
     Revealed,
@@ -131,14 +135,20 @@ class TableLoop:
     prompt = "> "
     help_text = ""
 
-    def __init__(self, session: Session, screen: Screen, db: str | None, money: MoneyStyle) -> None:
-        self.session = session
+    def __init__(self, live: LiveGame, screen: Screen, db: str | None, money: MoneyStyle) -> None:
+        self.live = live
         self.screen = screen
         self.db = db
         self.money = money
-        session.money = _command_money(money)  # the sums in its refusals, as its commands show them
+        live.session.money = _command_money(money)  # the sums in its refusals, as its commands show them
         self.changed = True
         self.shown: object = None
+        self.seen = live.seq
+        """The last entry the person at the prompt has been shown: what his next line is based on."""
+
+    @property
+    def session(self) -> Session:
+        return self.live.session
 
     @property
     def by(self) -> Actor:  # pragma: no cover - each front end has its own
@@ -146,6 +156,7 @@ class TableLoop:
 
     def run(self) -> None:
         try:
+            self.live.open()  # the bots do what they want before the first prompt, then after each action
             while True:
                 self.before_prompt()
                 line = self.screen.ask(self.prompt)
@@ -168,9 +179,19 @@ class TableLoop:
         self.screen.say(f"Game {self.session.game} is saved: carry on with {hint}")
 
     def before_prompt(self) -> None:
+        self.tell()
         if self.changed:
             self.show_state()
             self.changed = False
+
+    def tell(self) -> None:
+        """Show what the game's actor has written or read since the last prompt: each entry once, in order."""
+        news = self.live.take_stream()
+        if news is not None:
+            self.recorded(news.entries)
+            if news.whole:  # more than the stream keeps: the table as it now is
+                self.shown, self.changed = None, True
+        self.seen = self.live.seq
 
     def show_state(self) -> None:
         """The whole table when money, stakes, bets or the caster changed; else the round's line alone."""
@@ -206,7 +227,8 @@ class TableLoop:
         return True
 
     def act(self, command: Act) -> None:
-        self.recorded(self.session.act(command.action, by=self.by))
+        self.live.act(Move(command.action, self.by, based_on=self.seen))
+        self.tell()
 
     def correct(self, fix: Fix) -> None:  # pragma: no cover - only the referee corrects
         raise NotImplementedError
@@ -251,7 +273,8 @@ class TableLoop:
         if word == "quit":
             return False
         if word == "close":  # by the terminal's owner, who is the game's referee
-            self.recorded(self.session.close())
+            self.live.act(Move(Close(), REFEREE))
+            self.tell()
             return False
         if word == "help":
             self.screen.say(self.help_text)
@@ -269,8 +292,8 @@ class PlayLoop(TableLoop):
 
     help_text = PLAY_HELP
 
-    def __init__(self, session: Session, screen: Screen, db: str | None, money: MoneyStyle, you: str) -> None:
-        super().__init__(session, screen, db, money)
+    def __init__(self, live: LiveGame, screen: Screen, db: str | None, money: MoneyStyle, you: str) -> None:
+        super().__init__(live, screen, db, money)
         self.player = you
         self.prompt = f"{you}> "
         self.hinted = ""
@@ -283,8 +306,8 @@ class PlayLoop(TableLoop):
         return self.player
 
     def before_prompt(self) -> None:
-        # The bots act before each prompt; a bot caster calls only when told to throw, so you may stake first.
-        self.recorded(self.session.bots_act(call=False))
+        # The bots act after each action (a bot caster calls only when told to throw, so you may stake first).
+        self.tell()
         if self.changed:
             self.show_state()
             hint = self.hint()
@@ -341,7 +364,12 @@ class RefereeLoop(TableLoop):
         self.screen.say(f"[{entry.seq}] {entry_text(entry, _command_money(self.money))}")
 
     def correct(self, fix: Fix) -> None:
-        before, correction, _ = self.session.correct(fix.target, fix.replacement, by=REFEREE)
+        answer = self.live.act(Move(fix, REFEREE, based_on=self.seen))
+        self.live.take_stream()  # the correction alone, said here with what it corrected
+        self.seen = self.live.seq
+        correction = self.session.entries[answer.seq - 1]
+        assert isinstance(correction.item, Correction)
+        before = self.session.entries[correction.item.target - 1]
         money = _command_money(self.money)
         self.screen.say(
             f"[{correction.seq}] {entry_text(correction, money)} (was '{entry_text(before, money)}')"
@@ -568,8 +596,8 @@ def play(
             seats=sits,
         )
         _intro(screen, session, money, resumed=False)
-        loop = PlayLoop(session, screen, db, money, you)
-        loop.recorded(list(session.opening))
+        loop = PlayLoop(LiveGame(session), screen, db, money, you)
+        loop.tell()  # the players seated with it
         _announce_main(screen, session)
         loop.run()
     finally:
@@ -618,7 +646,7 @@ def _resume_play(
     session.brains = BotBrains.from_settings(session.info.settings)
     _intro(screen, session, money, resumed=True)
     _announce_main(screen, session)
-    return PlayLoop(session, screen, db, money, people[0])
+    return PlayLoop(LiveGame.resume(session), screen, db, money, people[0])
 
 
 @app.command()
@@ -648,7 +676,7 @@ def referee(
             session = _open(Session.resume(store, number, kind=GameKind.REFEREE))
             _intro(screen, session, money, resumed=True)
             screen.say(_REFEREE_START, style="italic")
-            RefereeLoop(session, screen, db, money).run()
+            RefereeLoop(LiveGame.resume(session), screen, db, money).run()
         finally:
             store.close()
         return
@@ -675,8 +703,8 @@ def referee(
             seated_by=REFEREE,
         )
         _intro(screen, session, money, resumed=False)
-        loop = RefereeLoop(session, screen, db, money)
-        loop.recorded(list(session.opening))
+        loop = RefereeLoop(LiveGame(session), screen, db, money)
+        loop.tell()  # the players seated with it
         screen.say(_REFEREE_START, style="italic")
         loop.run()
     finally:

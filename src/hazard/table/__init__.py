@@ -109,6 +109,7 @@ from hazard.table.game import (
     standing,
 )
 from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
+from hazard.table.live import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     GAME_NUMBERS,
@@ -123,6 +124,16 @@ from hazard.table.record import (
     check_game_number,
     default_database_url,
     game_number_refusal,
+)
+from hazard.table.roles import (
+    Role,
+    actor_of,
+    check_closer,
+    check_role,
+    check_seater,
+    check_seeder,
+    check_spectator,
+    role_of,
 )
 from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
@@ -144,6 +155,7 @@ __all__ = [
     "Actor",
     "ActorError",
     "ActorKind",
+    "Answer",
     "AnyEvent",
     "BetCancelled",
     "BetOffered",
@@ -181,9 +193,12 @@ __all__ = [
     "InvalidError",
     "Leave",
     "Left",
+    "LiveGame",
     "MainChoice",
     "MoneyStyle",
+    "Move",
     "Need",
+    "News",
     "OfferBet",
     "PassDice",
     "Player",
@@ -191,6 +206,7 @@ __all__ = [
     "Recorded",
     "ReplayedGame",
     "Revealed",
+    "Role",
     "Roll",
     "RoundSettled",
     "Seated",
@@ -204,6 +220,7 @@ __all__ = [
     "Staked",
     "StaleError",
     "Standing",
+    "Step",
     "Table",
     "TableAction",
     "TableEvent",
@@ -220,12 +237,19 @@ __all__ = [
     "action_from_json",
     "action_text",
     "action_to_json",
+    "actor_of",
     "apply_action",
     "best_main",
+    "check_based_on",
+    "check_closer",
     "check_game_number",
     "check_name",
+    "check_role",
+    "check_seater",
     "check_seating",
     "check_seats",
+    "check_seeder",
+    "check_spectator",
     "choices",
     "commitment",
     "default_database_url",
@@ -254,6 +278,8 @@ __all__ = [
     "replay",
     "replayed_further",
     "request_key",
+    "role_of",
+    "run_steps",
     "standing",
     "table_json",
     "table_paytable",

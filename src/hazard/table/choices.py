@@ -22,7 +22,6 @@ from fractions import Fraction
 
 from hazard.core.engine import Call
 from hazard.core.errors import HazardError
-from hazard.core.rules import StakeArrangement
 from hazard.table.actions import (
     Actor,
     CancelBet,
@@ -34,6 +33,7 @@ from hazard.table.actions import (
     TakeBet,
     Withdraw,
 )
+from hazard.table.roles import keeps_bank, names_stake_against_bank
 from hazard.table.state import Need, Table
 from hazard.table.transitions import apply_action, check_throw
 
@@ -97,8 +97,8 @@ def choices(table: Table, player: str) -> Choices:
     calls = holds and table.turn.need is Need.CALL
     bot_caster = caster is not None and not holds and table.player(caster).bot is not None
     if holds:  # the caster names his stake against the bank, which a bot keeps (Session.act)
-        bank = any(p.bot is not None for p in table.players if p.name != player)
-        stake = table.stakes is StakeArrangement.BANK and not table.round_begun and bank
+        bank = keeps_bank(table, player)
+        stake = names_stake_against_bank(table, player) and not table.round_begun and bank
     else:
         stake = accepts(Stake(player, _TRIAL))
     return Choices(

@@ -69,6 +69,7 @@ from hazard.table.keys import check_seating, now_text
 from hazard.table.lookalike import check_sit
 from hazard.table.money import MoneyStyle, command_style
 from hazard.table.record import GameStore, StaleError
+from hazard.table.roles import acts_for, names_stake_against_bank
 from hazard.table.setup import check_seats, table_paytable
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
@@ -307,9 +308,8 @@ class Session:
         table = self.table
         if (
             isinstance(command, Stake)
-            and command.player == table.caster
-            and table.stakes is StakeArrangement.BANK
-            and by.name == table.caster
+            and command.player == by.name
+            and names_stake_against_bank(table, by.name)
         ):
             # The caster names his stake against the bank: the first bot that can cover it takes it.
             if table.round_begun:
@@ -325,7 +325,7 @@ class Session:
             return [self.play(replace(command, player=bank), by=Actor.player(bank), client=client)]
         if (
             isinstance(command, Stake)
-            and (by.is_referee or by.name == command.player)
+            and acts_for(by, command.player)
             and self.brains.consents(table, command)
         ):
             assert table.caster is not None
@@ -430,7 +430,7 @@ class Session:
                 f"{self.info.dice.describe(self.info.seed)}, not fair dice, and take no seed of a player's"
             )
         player = self.table.player(request.player).name
-        if not by.is_referee and by.name != player:
+        if not acts_for(by, player):
             raise ActorError(f"illegal seed for {player} by {by}: a player sets only his own seed")
         seed = check_client_seed(request.seed)
         hand = self.fair.current

@@ -1,10 +1,10 @@
 """The table's rules: a pure function from a table, an action and its actor to the next table and the events.
 
-:func:`apply_action` is to the table what :func:`hazard.core.engine.apply` is to a round. It first decides
-whether the actor may take the action at all: a player acts only for himself (he stakes and withdraws his own
-stakes, offers and cancels his own side bets, takes another's), only the caster calls, throws and passes the
-dice, and a bet laid once the chance is set is the caster's to accept. The referee may enter any player's
-action. Then it decides whether the action is allowed now, and plays it.
+:func:`apply_action` is to the table what :func:`hazard.core.engine.apply` is to a round. It first asks
+:mod:`hazard.table.roles` whether the actor may take the action at all: a player acts only for himself (he
+stakes and withdraws his own stakes, offers and cancels his own side bets, takes another's), only the caster
+calls, throws and passes the dice, and a bet laid once the chance is set is the caster's to accept. The referee
+may enter any player's action. Then it decides whether the action is allowed now, and plays it.
 
 >>> from hazard.core.rulesets import find_ruleset, find_paytable
 >>> table = new_table(find_ruleset("craps"), find_paytable("even"))
@@ -28,10 +28,9 @@ from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.passing import PassingEffect, after_round, passing_effect
 from hazard.core.propositions import parse_proposition, start
 from hazard.core.rules import StakeArrangement
-from hazard.core.state import Outcome, Phase
+from hazard.core.state import Outcome
 from hazard.table.actions import (
     Actor,
-    ActorError,
     CancelBet,
     Leave,
     OfferBet,
@@ -60,6 +59,7 @@ from hazard.table.events import (
     Withdrawn,
 )
 from hazard.table.money import MAX_GRAIN, MoneyStyle, check_odds, check_sum, command_style, money_text
+from hazard.table.roles import acting_for, acts_for, check_actor, needs_consent
 from hazard.table.state import Player, SideBet, Table, Transfer, Wager, new_table
 
 __all__ = ["MAX_PLAYERS", "acting_for", "apply_action", "check_throw", "new_table"]
@@ -81,22 +81,6 @@ def _text(action: TableAction, money: MoneyStyle) -> str:
     return action_text(action, command_style(money))
 
 
-def acting_for(table: Table, action: TableAction) -> str | None:
-    """The player whose action ``action`` is: the one who sits, stakes, offers or takes, or the caster who
-    calls, throws or passes; None where nobody is (no caster yet, no such bet)."""
-    if isinstance(action, Sit):
-        return " ".join(action.name.split())
-    if isinstance(action, Stake | Withdraw | Leave):
-        return action.player
-    if isinstance(action, OfferBet):
-        return action.backer
-    if isinstance(action, TakeBet):
-        return action.layer
-    if isinstance(action, CancelBet):
-        return next((bet.backer for bet in table.side_bets if bet.number == action.bet), None)
-    return table.caster
-
-
 def apply_action(
     table: Table, action: TableAction, *, by: Actor, money: MoneyStyle = MoneyStyle.EXACT, seq: int = 0
 ) -> Step:
@@ -109,7 +93,7 @@ def apply_action(
     :class:`InvalidError` for a malformed one. The table is unchanged either way. Every sum a refusal shows
     is in ``money``, the table's money style, where that is exact.
     """
-    _check_actor(table, action, by, money)
+    check_actor(table, action, by, money)
     step = _sit(table, action, money, seq) if isinstance(action, Sit) else _play(table, action, money)
     if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
         _check_grain(step[0], action, money)
@@ -138,52 +122,6 @@ def _play(table: Table, action: TableAction, money: MoneyStyle) -> Step:
     if isinstance(action, PassDice):
         return _pass_by_choice(table)
     raise InvalidError(f"invalid table action {action!r}")
-
-
-# --- who may act -------------------------------------------------------------------------------------------
-
-
-def _check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle) -> None:
-    if by.is_referee:
-        return
-    assert by.name is not None
-    what = f"illegal {_text(action, money)} by {by}"
-    if isinstance(action, Sit):
-        if " ".join(action.name.split()) != by.name:
-            raise ActorError(
-                f"{what} at the {table}: a player sits only himself down; the referee seats others"
-            )
-        return
-    if not table.seated(by.name):
-        seated = ", ".join(p.name for p in table.players) or "nobody"
-        raise ActorError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
-    owner = acting_for(table, action)
-    if isinstance(action, Stake) and action.consent and _needs_consent(table):
-        if by.name != table.caster:
-            raise ActorError(
-                f"{what} at the {table}: a bet laid once the chance is set is the caster's to accept; "
-                f"{table.caster}, the caster, enters it with consent"
-            )
-        return
-    if owner is None or owner == by.name:
-        return
-    if isinstance(action, Call | Roll | PassDice):
-        verb = {Call: "calls the main", Roll: "throws the dice", PassDice: "passes the dice"}[type(action)]
-        raise ActorError(f"{what} at the {table}: only the caster, {owner}, {verb}")
-    rule = {
-        Stake: "a player stakes only for himself",
-        Withdraw: "a player withdraws only his own stakes",
-        Leave: "a player gets only himself up from the table; the referee or host removes others",
-        OfferBet: "a player offers only his own side bets",
-        TakeBet: "a player takes a side bet only for himself",
-        CancelBet: "a player withdraws only his own side bets",
-    }[type(action)]
-    raise ActorError(f"{what} at the {table}: {rule} (this is {owner}'s)")
-
-
-def _needs_consent(table: Table) -> bool:
-    """Whether a stake laid now needs the caster's consent: once the chance is set, where all bet."""
-    return table.stakes is StakeArrangement.ALL_AGAINST_CASTER and table.round.phase is Phase.CHANCE
 
 
 # --- seats, stakes, the caster's actions -------------------------------------------------------------------
@@ -250,7 +188,7 @@ def _stake(table: Table, action: Stake, money: MoneyStyle) -> Step:
         raise IllegalError(f"illegal {what}: the caster cannot stake against himself")
     check_sum(action.amount, what=what, money=money)
     if table.stakes is StakeArrangement.ALL_AGAINST_CASTER:
-        if _needs_consent(table) and not action.consent:
+        if needs_consent(table) and not action.consent:
             raise IllegalError(
                 f"illegal {what} once the chance is set ({table.round}): it needs the caster's consent"
             )
@@ -333,7 +271,7 @@ def check_throw(table: Table, *, by: Actor) -> None:
     the throw is allowed, and a refused throw reveals nothing.
     """
     caster = _need_caster(table, "throw")
-    if not by.is_referee and by.name != caster:
+    if not acts_for(by, caster):
         raise IllegalError(
             f"illegal throw by {by} at the {table}: only the caster, {caster}, throws the dice"
         )

@@ -1,12 +1,14 @@
-"""The server's tables: one live session per table, its actions in one order, its news to every client.
+"""The server's tables: each table's actor driven from the event loop, its news told to every client.
 
-Each table is a :class:`hazard.table.Session` kept in memory once loaded (so a long game is replayed once,
-when the server first needs it, not on every action) behind one lock: of two actions sent at once, one is
-applied after the other. Every action is written to the record and committed by the session before the hub
-answers or tells anyone, so what a client was told is what the record holds.
+Each table is a :class:`hazard.table.LiveGame` (its session, its bots, its request numbers, its stream of
+entries) kept in memory once loaded (so a long game is replayed once, when the server first needs it, not on
+every action) behind one lock: of two actions sent at once, one is applied after the other. The hub maps a
+token to its holder and the holder to an actor; the table decides what that actor may do
+(:mod:`hazard.table.roles`). Every action is written to the record and committed before the hub answers or
+tells anyone, so what a client was told is what the record holds.
 
 Several servers may share one record. The record orders each table's actions (an append from a table that
-another server has moved on is refused, and the session catches up, then tries again); the hub learns of
+another server has moved on is refused, and the actor catches up, then tries again); the hub learns of
 what others wrote by watching the games' heads, woken at once by PostgreSQL's LISTEN/NOTIFY where there is
 one, and by a short poll otherwise. The record stays the truth: a notification only says "look".
 
@@ -24,52 +26,46 @@ import json
 import re
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
+from hazard.core.errors import IllegalError, InvalidError, quoted
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
-    DICE,
     MAX_REQUEST,
     REFEREE,
     Actor,
-    ActorError,
+    Answer,
     BotBrains,
     BotPolicy,
-    Call,
     ClaimState,
     Close,
-    Correction,
     DiceKind,
-    Fix,
     GameKind,
     GameStore,
     Holder,
-    Leave,
+    LiveGame,
     MoneyStyle,
-    PassDice,
+    Move,
+    News,
     Recorded,
     RecordUnavailable,
-    Roll,
     Session,
     SetSeed,
     Sit,
-    StaleError,
-    TableAction,
-    ThrowDice,
-    Withdraw,
+    check_closer,
     check_game_number,
     check_name,
+    check_seater,
+    check_seeder,
+    check_spectator,
     entry_text,
     event_text,
     holds,
-    parse_action,
-    parse_fix,
     parse_money,
     request_key,
     table_json,
@@ -90,8 +86,8 @@ __all__ = [
 _T = TypeVar("_T")
 
 KEPT = 500
-"""How many of a table's latest entries the hub keeps to send a client that reconnects; one that has missed
-more gets the whole state instead."""
+"""How many of a table's latest entries its actor keeps here to send a client that reconnects; one that has
+missed more gets the whole state instead."""
 _QUEUE = 256
 """Updates waiting for one slow client before it is sent the whole state instead."""
 _TRIES = 8
@@ -178,25 +174,28 @@ def entry_json(done: Recorded) -> dict[str, Any]:
 
 @dataclass
 class LiveTable:
-    """One table in play at this server: its session, its lock, and who follows it."""
+    """One table in play at this server: its game's actor (:class:`hazard.table.LiveGame`), the lock that
+    orders this server's coroutines on it, and who follows it."""
 
-    session: Session
+    actor: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    requests: dict[str, int] = field(default_factory=dict)
-    """Every action made at this table with a client's number (by :func:`_request_key`), with the entry it
-    made (from the record)."""
-    recent: deque[Recorded] = field(default_factory=lambda: deque(maxlen=KEPT))
-    """The latest entries with their events, for clients that reconnect and for the pages' log."""
-    answers: OrderedDict[int, list[str]] = field(default_factory=OrderedDict)
-    """The events, by entry, of the latest actions: what an action sent again is answered with."""
+    """Taken by whatever reads or drives the table here: the actor's own lock is a thread's, which a
+    coroutine waiting on the event loop cannot hold."""
     listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
-    told: int = 0
-    """The last entry its followers have been sent (every entry up to it, once each, in order)."""
     used: float = field(default_factory=time.monotonic)
     """When the table was last asked for (``time.monotonic``): a table idle long enough is let go."""
 
     def __post_init__(self) -> None:
         self.session.money = self.money  # the sums in its refusals, as the table's pages show money
+
+    @property
+    def session(self) -> Session:
+        return self.actor.session
+
+    @property
+    def recent(self) -> deque[Recorded]:
+        """The latest entries with their events, for clients that reconnect and for the pages' log."""
+        return self.actor.recent
 
     @property
     def game(self) -> int:
@@ -222,13 +221,13 @@ class LiveTable:
 
     def since(self, seq: int) -> Update:
         """What a client that knows entry ``seq`` is missing."""
-        head = self.seq
-        if seq == head:
-            return Update(head)
-        kept = [done for done in self.recent if done.entry.seq > seq]
-        if 0 <= seq < head and [done.entry.seq for done in kept] == list(range(seq + 1, head + 1)):
-            return Update(head, tuple(entry_json(done) for done in kept))
-        return Update(head, state=self.state())
+        return self.update(self.actor.missed(seq))
+
+    def update(self, news: News) -> Update:
+        """The actor's news as clients get it."""
+        if news.whole:
+            return Update(news.seq, state=self.state())
+        return Update(news.seq, tuple(entry_json(done) for done in news.entries))
 
     def state(self) -> dict[str, Any]:
         """The table as ``GET /api/tables/{id}`` gives it: the export's state form, with the table's setup."""
@@ -332,9 +331,8 @@ class Hub:
             )
 
         session = await self._write(start)
-        live = LiveTable(session)
-        live.recent.extend(session.take_news())
-        live.told = live.seq
+        live = LiveTable(LiveGame(session, kept=KEPT))
+        live.actor.take_stream()  # its opening entries: kept for its log, told to nobody yet
         self._tables[session.game] = live
         self._keys[(session.game, token_digest(token))] = Holder(None)
         return live, token
@@ -405,8 +403,8 @@ class Hub:
         async with self.locked(game) as live:
             head = await asyncio.to_thread(self.store.head, game)
             if head is not None and head != live.seq:
-                await asyncio.to_thread(live.session.catch_up)
-                await self._caught_up(live)
+                await asyncio.to_thread(live.actor.catch_up)
+                self._told(live)
             yield live
 
     async def follow(self, game: int, since: int) -> tuple[LiveTable, asyncio.Queue[Update | None], Update]:
@@ -435,11 +433,8 @@ class Hub:
             )
         brains = BotBrains.from_settings(replayed.info.settings)
         session = Session.resume(self.store, game, kind=GameKind.WEB, brains=brains)
-        live = LiveTable(session, requests=self.store.requests(game))
-        for entry in replayed.entries[-KEPT:]:
-            live.recent.append(Recorded(entry, tuple(replayed.events_of(entry.seq))))
-        live.told = live.seq  # a follower gets its first update from here (LiveTable.since)
-        return live
+        recent = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in replayed.entries[-KEPT:]]
+        return LiveTable(LiveGame.resume(session, recent, kept=KEPT))
 
     def open_tables(self) -> list[dict[str, Any]]:
         """The web tables not closed, newest first, as the lobby lists them (a read of the record)."""
@@ -497,22 +492,19 @@ class Hub:
         gets his seat's token; a late arrival's key is a claim code, which the host hands on and he exchanges
         once for a token of his own (:meth:`claim`), so that the host never holds a player's credential; a
         bot has none."""
-        if by is not None and not by.is_host:
-            raise ActorError(f"illegal sit by {by.player}: {by.player} is seated; only the host seats others")
-        if bot is not None and by is None:
-            raise ActorError("illegal sit of a bot: only the table's host seats a bot")
+        check_seater(by, bot=bot is not None)
         seated = check_name(name)
         amount = parse_money(bankroll, what="bankroll")
         sit = Sit(seated, amount, bot)
         actor = REFEREE if by is not None else Actor.player(seated)
         if by is None:
             token = new_token()
-            seq, events = await self._act(game, sit, actor, None, None, key=token)
+            seq, events = await self._act(game, Move(sit, actor, key=token_digest(token)))
             self._keys[(game, token_digest(token))] = Holder(seated, seq)
             return seated, token, seq, events
         code = None if bot is not None else new_token()
         claim = None if code is None else (token_digest(code), expiry(self.claim_ttl))
-        seq, events = await self._act(game, sit, actor, None, None, claim=claim)
+        seq, events = await self._act(game, Move(sit, actor, claim=claim))
         return seated, code, seq, events
 
     async def act(
@@ -525,11 +517,7 @@ class Hub:
         correction made) is refused.
         """
         live = await self.table(game)
-        if by is None:
-            raise ActorError(
-                f"illegal action {quoted(text)} at table {game}: a spectator acts for nobody; join the table "
-                "to play"
-            )
+        by = check_spectator(game, text, by)
         if client is not None and not _CLIENT.match(client):
             raise InvalidError(
                 f"invalid action id {quoted(client)}: expected 1 to {MAX_REQUEST} letters, digits or . _ : -"
@@ -538,123 +526,52 @@ class Hub:
             raise InvalidError(
                 f"invalid action {quoted(text)}: expected at most {MAX_TEXT} characters, not {len(text):,}"
             )
-        actor = REFEREE if by.is_host else Actor.player(by.player or "")
-        players = [p.name for p in live.session.table.players]
-        fix = parse_fix(text, by=actor, players=players) if by.is_host else None
-        command: TableAction | ThrowDice | SetSeed | Fix = (
-            fix if fix is not None else parse_action(text, by=actor, players=players)
-        )
-        if by.is_host:
-            _check_host(live, command, text)
-        seating = None if by.is_host else (by.seating or 0)
-        return await self._act(game, command, actor, request_key(by, client), based_on, seating=seating)
+        move = live.actor.move_of(text, by=by, client=request_key(by, client), based_on=based_on)
+        return await self._act(game, move)
 
     async def seed(self, game: int, hand: int, seed: str, *, by: Holder | None) -> tuple[int, list[str]]:
         """The seat's own seed for hand ``hand``, drawn by its page as soon as it saw the hand's commitment
         (``hazard.js``): the table takes one a seat a hand, before the hand's first throw, and refuses any
         other with what it is (a page shows that refusal to nobody)."""
         await self.table(game)
-        if by is None or by.is_host or by.player is None:
-            raise ActorError(
-                f"illegal seed for hand {hand} at table {game}: only a seated player sets a seed, his own"
-            )
-        seed_of = SetSeed(by.player, seed, hand)
-        return await self._act(game, seed_of, Actor.player(by.player), None, None, seating=by.seating or 0)
+        player = check_seeder(game, hand, by)
+        assert by is not None
+        seed_of = SetSeed(player, seed, hand)
+        return await self._act(game, Move(seed_of, Actor.player(player), seating=by.seating or 0))
 
-    async def _act(
-        self,
-        game: int,
-        command: TableAction | ThrowDice | SetSeed | Fix | Close,
-        actor: Actor,
-        client: str | None,
-        based_on: int | None,
-        *,
-        key: str | None = None,
-        claim: tuple[str, str] | None = None,
-        seating: int | None = None,
-    ) -> tuple[int, list[str]]:
+    async def _act(self, game: int, move: Move) -> tuple[int, list[str]]:
+        """Have the table's actor make ``move``, under the table's lock: its writes on the writer (each
+        committed with whatever else is waiting), its reads off the event loop, its news told after each."""
         async with self.locked(game) as live:
-            for _ in range(_TRIES):
-                if client is not None and client in live.requests:
-                    return await self._answer(live, live.requests[client])
-                if live.closed and isinstance(command, Close):  # closing it twice is closing it once
-                    return live.seq, []
-                if based_on is not None:
-                    _check_based_on(live, based_on)
-                try:
-                    made, _ = await self._write(
-                        self._play, live.session, command, actor, client, (key, claim, seating)
-                    )
-                except StaleError:  # another server wrote first: the session has caught up; try again
-                    await self._caught_up(live)
-                    continue
-                except Uncommitted:
-                    self._drop(live)
-                    raise
-                except HazardError:
-                    self._told(live)  # whatever was written before the refusal (a bot caster's call)
-                    # Refused by this server's table: if another server has moved the table on, the refusal
-                    # may be stale (or the action a resend, already made there): catch up and look again.
-                    head = (await asyncio.to_thread(self.store.heads, [game])).get(game, live.seq)
-                    if head <= live.seq:
+            steps = live.actor.acting(move)
+            try:
+                step = next(steps)
+                while True:
+                    try:
+                        if step.writes:
+                            result = await self._write(step.work)
+                        else:
+                            result = await asyncio.to_thread(step.work)
+                    except Uncommitted:
+                        steps.close()
+                        self._drop(live)
                         raise
-                    await asyncio.to_thread(live.session.catch_up)
-                    await self._caught_up(live)
-                    continue
-                self._told(live)
-                seq = _own(made)
-                if client is not None:
-                    live.requests[client] = seq
-                events = _said(made)
-                _remember(live, seq, events)
-                return seq, events
-            raise IllegalError(
-                f"illegal action at table {game}: other servers kept moving the table on; look, then send "
-                "it again"
-            )
-
-    async def _caught_up(self, live: LiveTable) -> None:
-        """The session has read what other servers wrote (into its news): read their client numbers too, and
-        tell."""
-        live.requests = await asyncio.to_thread(self.store.requests, live.game)
-        self._told(live)
-
-    @staticmethod
-    def _play(
-        session: Session,
-        command: TableAction | ThrowDice | SetSeed | Fix | Close,
-        actor: Actor,
-        client: str | None,
-        keys: tuple[str | None, tuple[str, str] | None, int | None],
-    ) -> tuple[list[Recorded], list[Recorded]]:
-        """The entries the action made, then those of whatever the bots want to do after it (in a worker
-        thread, under the table's lock). ``keys`` are the token a sit gives (to be hashed), the claim code
-        it gives instead (hashed, with its expiry), and the seating of the key that sent the action."""
-        key, claim, seating = keys
-        if isinstance(command, Fix):
-            _, correction, _ = session.correct(command.target, command.replacement, by=actor)
-            made = [Recorded(correction, ())]  # its answer is what it did: see _said
-        elif isinstance(command, Close):
-            return session.close(by=actor), []
-        else:
-            digest = None if key is None else token_digest(key)
-            made = session.act(command, by=actor, client=client, key=digest, claim=claim, seating=seating)
-        return made, session.bots_act(call=False)
-
-    async def _answer(self, live: LiveTable, seq: int) -> tuple[int, list[str]]:
-        known = live.answers.get(seq)
-        if known is not None:
-            return seq, known
-        replayed = await asyncio.to_thread(self.store.load, live.game)
-        return seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)]
+                    except Exception as error:  # the actor decides: try again, or refuse
+                        self._told(live)  # whatever was written before the refusal (a bot caster's call)
+                        step = steps.throw(error)
+                    else:
+                        self._told(live)
+                        step = steps.send(result)
+            except StopIteration as done:
+                answer: Answer = done.value
+                return answer.seq, answer.events
 
     async def close(self, game: int, *, by: Holder | None) -> int:
         """Close the table: only its host may. The close is an entry of the record (with the reveal of the
         hand in play at a table of fair dice), which every server learns as it learns any other; returns its
         number."""
-        if by is None or not by.is_host:
-            raise ActorError(f"illegal close of table {game}: only its host closes a table")
-        seq, _ = await self._act(game, Close(), REFEREE, None, None)
+        check_closer(game, by)
+        seq, _ = await self._act(game, Move(Close(), REFEREE))
         return seq
 
     async def _write(self, work: Callable[..., _T], *args: object) -> _T:
@@ -679,19 +596,12 @@ class Hub:
         _offer(queue, None)
 
     def _told(self, live: LiveTable) -> None:
-        """Tell every follower of the table here what its session has written or read since they were last
-        told: each entry once, in order, whoever wrote it (the session's news holds them all)."""
-        news = [done for done in live.session.take_news() if done.entry.seq > live.told]
-        head = live.seq
-        if head == live.told and not news:
+        """Tell every follower of the table here what its actor has written or read since they were last
+        told: each entry once, in order, whoever wrote it (:meth:`hazard.table.LiveGame.take_stream`)."""
+        news = live.actor.take_stream()
+        if news is None:
             return
-        if [done.entry.seq for done in news] == list(range(live.told + 1, head + 1)):
-            live.recent.extend(news)
-            update = Update(head, tuple(entry_json(done) for done in news))
-        else:  # not the entries after the last told (more piled up than news keeps): the whole state
-            live.recent.clear()
-            update = Update(head, state=live.state())
-        live.told = head
+        update = live.update(news)
         for queue in list(live.listeners):
             if not _offer(queue, update):
                 # A client too slow to take its updates gets the whole state once it catches up.
@@ -723,66 +633,10 @@ class Hub:
                         if self._tables.get(game) is not live:  # let go meanwhile
                             continue
                         try:
-                            await asyncio.to_thread(live.session.catch_up)
+                            await asyncio.to_thread(live.actor.catch_up)
                         except InvalidError:
                             continue
-                        await self._caught_up(live)
-
-
-def _own(made: list[Recorded]) -> int:
-    """The number of an action's own entry among those it made: after the dice's notes that came before it
-    (a hand opened), before those its end wrote after it (a reveal, the seeds drawn for the next hand, the
-    next commitment). The record keeps a client's number with that entry, so a resend is answered with it."""
-    for done in reversed(made):
-        if done.entry.actor != DICE:
-            return done.entry.seq
-    return made[-1].entry.seq
-
-
-def _said(made: list[Recorded]) -> list[str]:
-    """An action's answer: its events in words; a correction, which has none, says what it corrected."""
-    said = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
-    if not said and made and isinstance(made[-1].entry.item, Correction):
-        said = [entry_text(made[-1].entry, MoneyStyle.EXACT)]
-    return said
-
-
-def _remember(live: LiveTable, seq: int, events: list[str]) -> None:
-    live.answers[seq] = events
-    while len(live.answers) > KEPT:
-        live.answers.popitem(last=False)
-
-
-def _check_based_on(live: LiveTable, based_on: int) -> None:
-    """Refuse an action sent from a view of the table that the dice (or a correction) have since changed."""
-    head = live.seq
-    if based_on > head or based_on < 0:
-        raise InvalidError(f"invalid based_on {based_on}: expected an entry number from 0 to {head}")
-    for entry in live.session.entries[based_on:]:
-        if isinstance(entry.item, Roll | Call | PassDice | Correction):
-            raise IllegalError(
-                f"illegal action from a view of entry {based_on}: the table has moved on since (entry "
-                f"{entry.seq}: {entry_text(entry, live.money)}), so it may mean something else now; look, "
-                "then send it again"
-            )
-
-
-_HOST_ACTIONS = (Sit, Withdraw, Leave)
-"""What the host of a table with fair dice may do for others: seat someone, take back someone's stakes,
-remove someone from the table."""
-
-
-def _check_host(live: LiveTable, command: object, text: str) -> None:
-    """The host of a table with fair dice seats and removes; the host of a table with real dice is its
-    referee, entering everything the dice and the players do."""
-    if live.session.info.dice is DiceKind.TYPED:
-        return
-    if not isinstance(command, _HOST_ACTIONS):
-        raise ActorError(
-            f"illegal {quoted(text)} by the host of table {live.game}: at a table of fair dice the host only "
-            "seats players (sit NAME BANKROLL), takes back a player's stakes (withdraw NAME) and removes a "
-            "player (leave NAME); each player acts for himself"
-        )
+                        self._told(live)
 
 
 def _offer(queue: asyncio.Queue[Update | None], update: Update | None) -> bool:
