@@ -17,8 +17,8 @@ from tests.terminal import Terminal, run_hazard
 
 from hazard.table.actions import REFEREE, Actor
 from hazard.table.dice import SeededDice
-from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json
-from hazard.table.record import GameStore
+from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json, load_game
+from hazard.table.record_store import GameStore
 
 LINES = [
     "call 7",
@@ -42,7 +42,7 @@ KILLED_AFTER = 2
 def _load(db: Path, game: int = 1) -> ReplayedGame:
     store = GameStore.open(str(db))
     try:
-        return store.load(game)
+        return load_game(store, game)
     finally:
         store.close()
 
@@ -199,6 +199,6 @@ def test_two_referees_on_one_game_cannot_write_over_each_other(tmp_path: Path) -
     finally:
         first.kill()
         second.kill()
-    loaded = GameStore.open(db).load(1)  # one order of entries, and it replays
+    loaded = load_game(GameStore.open(db), 1)  # one order of entries, and it replays
     assert [e.seq for e in loaded.entries] == [1, 2, 3]
     assert [(w.opponent, w.amount) for w in loaded.table.wagers] == [("Bob", Fraction(400))]

@@ -68,6 +68,7 @@ from hazard.table import (
     entry_text,
     event_text,
     holds,
+    load_game,
     parse_action,
     parse_fix,
     parse_money,
@@ -428,7 +429,7 @@ class Hub:
     def _load(self, game: int) -> LiveTable:
         if game not in self.store.heads([game]):
             raise NoSuchTable(f"illegal table {game}: there is no table {game}")
-        replayed = self.store.load(game)
+        replayed = load_game(self.store, game)
         if replayed.info.kind is not GameKind.WEB:
             raise NoSuchTable(
                 f"illegal table {game}: game {game} is a {replayed.info.kind.label} game, not a web table"
@@ -645,7 +646,7 @@ class Hub:
         known = live.answers.get(seq)
         if known is not None:
             return seq, known
-        replayed = await asyncio.to_thread(self.store.load, live.game)
+        replayed = await asyncio.to_thread(load_game, self.store, live.game)
         return seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)]
 
     async def close(self, game: int, *, by: Holder | None) -> int:
