@@ -140,6 +140,8 @@ def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
     can change what came before it, is replayed whole."""
     if not more:
         return game
+    if len(game.timeline.entries) != len(game.entries):  # its timeline has moved on since, in a session
+        return replay(game.info, [*game.entries, *more]).with_record(closed=game.closed)
     timeline = game.timeline.copy()
     timeline.extend(more)
     # or closed beside the chain, in an old record
