@@ -144,8 +144,7 @@ def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
         return replay(game.info, [*game.entries, *more]).with_record(closed=game.closed)
     timeline = game.timeline.copy()
     timeline.extend(more)
-    # or closed beside the chain, in an old record
-    return timeline.replayed(closed=game.closed)
+    return timeline.replayed(closed=game.closed)  # or closed beside the chain, in an old record
 
 
 def load_game(store: GameStore, game: int) -> ReplayedGame:
@@ -309,7 +308,7 @@ class Timeline:
             return []
         if not self.entries or any(isinstance(entry.item, Correction) for entry in entries):
             whole = Timeline.begin(self.info)
-            whole._play_from(1, whole.table, [*self.entries, *entries])
+            whole._play_from(1, whole.table, [*self.entries, *entries], whole=True)
             self._adopt(whole)
         else:
             self._follow(entries)
@@ -343,7 +342,7 @@ class Timeline:
             hands=list(self.hands),
             closed=self.closed,
         )
-        kept._play_from(start, kept.table, entries)
+        kept._play_from(start, kept.table, entries, whole=False)
         return kept.table, kept
 
     def _adopt(self, other: Timeline) -> None:
@@ -351,13 +350,15 @@ class Timeline:
         self.events, self.whose, self.closed = other.events, other.whose, other.closed
         self.fair, self.hands = other.fair, other.hands
 
-    def _play_from(self, start: int, table: Table, entries: Sequence[Entry]) -> None:
+    def _play_from(self, start: int, table: Table, entries: Sequence[Entry], *, whole: bool) -> None:
         """Play the standing actions of ``entries`` (the whole game) from entry ``start`` on, from ``table``,
-        marking tables as it goes: this timeline becomes the game they make."""
+        marking tables as it goes: this timeline becomes the game they make. A ``whole`` replay checks the
+        fair dice's notes and the close too; a correction (a session's, which has checked it) touches
+        neither."""
         game = self.info.id
-        fair = fair_ledger(self.info, entries)
+        fair = fair_ledger(self.info, entries) if whole else self.ledger
         try:
-            closed = closed_at(entries) is not None
+            closed = closed_at(entries) is not None if whole else self.closed
             standing_actions = effective_actions(entries)
         except InvalidError as error:
             raise _refused(game, error) from None

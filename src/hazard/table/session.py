@@ -93,7 +93,8 @@ class Session:
     opening: tuple[Recorded, ...] = ()
     """The players seated when the game was started, as :meth:`start` recorded them."""
     timeline: Timeline | None = None
-    """Tables along the game, kept so that a correction replays only the entries after the one it corrects."""
+    """The game as played (:class:`~hazard.table.game.Timeline`): a correction replays from it only what
+    follows the entry corrected, and a catch-up plays on from it what other writers added."""
     fair: FairState | None = None
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
