@@ -28,7 +28,7 @@ from pathlib import Path
 
 from hazard.core.rulesets import find_ruleset
 from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, table_paytable
-from hazard.table.game import MARK_EVERY, Correction, Entry, replay
+from hazard.table.game import MARK_EVERY, Correction, Entry, load_game, replay
 
 HAZARD = Path(sys.executable).with_name("hazard")
 
@@ -82,7 +82,7 @@ def measure(count: int, repeat: int) -> str:
     """One line of the table: the figures for a game of ``count`` entries."""
     store, session = written(count)
     baseline = seconds(lambda: replay(session.info, session.entries), repeat)
-    load = seconds(lambda: store.load(session.game), repeat)
+    load = seconds(lambda: load_game(store, session.game), repeat)
     undo = seconds(lambda: _fix(session, session.entries[-1].seq), repeat)
     half = seconds(lambda: _fix(session, count // 2), repeat)
     with tempfile.TemporaryDirectory() as folder:

@@ -35,6 +35,7 @@ from hazard.table import (
     Session,
     Sit,
     game_json,
+    load_game,
     table_paytable,
 )
 
@@ -87,7 +88,7 @@ def main() -> None:
         game = session.game
 
         def whole() -> bytes:
-            return bytes(JSONResponse(game_json(store.load(game))).body)
+            return bytes(JSONResponse(game_json(load_game(store, game))).body)
 
         async def fetch(exports: Exports) -> bytes:
             return b"".join(await exports.stream(game))

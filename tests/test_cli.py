@@ -302,7 +302,7 @@ def _modules_after(*args: str) -> set[str]:
 def test_each_command_imports_only_what_it_needs() -> None:
     rules = _modules_after("rules")
     assert "hazard.cli.exact" in rules
-    assert not {"numpy", "hazard.sim", "hazard.table.record", "sqlalchemy", "hazard.cli.play"} & rules
+    assert not {"numpy", "hazard.sim", "hazard.table.record_store", "sqlalchemy", "hazard.cli.play"} & rules
     simulate = _modules_after("simulate", "-r", "craps", "--rounds", "1000", "--format", "json")
     assert "hazard.sim.rounds" in simulate
     assert "numpy" not in simulate  # a study of rounds needs no NumPy (hazard.sim.stream seeds the lanes)

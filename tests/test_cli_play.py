@@ -48,6 +48,7 @@ from hazard.table import (
     Sit,
     Stake,
     effective_actions,
+    load_game,
 )
 
 
@@ -79,7 +80,7 @@ def _referee(
 def _load(db: Path, game: int = 1) -> ReplayedGame:
     store = GameStore.open(str(db))
     try:
-        return store.load(game)
+        return load_game(store, game)
     finally:
         store.close()
 
@@ -1137,13 +1138,13 @@ def test_the_dice_are_fair_unless_asked_otherwise(capsys: pytest.CaptureFixture[
     assert "commitment (SHA-256 of the hand's seed): " in played.stdout
     store = GameStore.open(db, access=Access.READ)
     (game,) = store.games()
-    loaded = store.load(game.id)
+    loaded = load_game(store, game.id)
     assert loaded.info.dice is DiceKind.FAIR
     store.close()
     for dice, expected in (("secure", DiceKind.SECURE), ("fair", DiceKind.FAIR)):
         assert run_hazard(tmp_path, "play", "--dice", dice, "--db", db, lines=["quit"]).returncode == 0
         store = GameStore.open(db, access=Access.READ)
-        assert store.load(store.games()[0].id).info.dice is expected
+        assert load_game(store, store.games()[0].id).info.dice is expected
         store.close()
     assert fails(capsys, "play", "--dice", "seeded", "--db", db) == (
         "error: invalid option --dice seeded without --seed: seeded dice need a seed"
@@ -1159,7 +1160,7 @@ def test_the_dice_are_fair_unless_asked_otherwise(capsys: pytest.CaptureFixture[
 def test_setter_bots_may_stake_by_a_progression_kept_for_a_resume(tmp_path: Path) -> None:
     out, db = _play(tmp_path, "quit", args=("--bots", "Sam", "--unit", "2", "--bot-staking", "martingale"))
     assert "bot unit 2.00, martingale stakes" in out
-    info = GameStore.open(str(db), access=Access.READ).load(1).info
+    info = load_game(GameStore.open(str(db), access=Access.READ), 1).info
     assert info.settings == {"bot_unit": "2/1", "bot_staking": "martingale"}
     again = run_hazard(tmp_path, "play", "--resume", "--db", str(db), lines=("quit",))
     assert again.returncode == 0, again.stdout + again.stderr

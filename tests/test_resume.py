@@ -17,8 +17,8 @@ from tests.terminal import Terminal, run_hazard
 
 from hazard.table.actions import REFEREE, Actor
 from hazard.table.dice import SeededDice
-from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json
-from hazard.table.record import GameStore
+from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json, load_game
+from hazard.table.record_store import GameStore
 
 LINES = [
     "call 7",
@@ -42,7 +42,7 @@ KILLED_AFTER = 2
 def _load(db: Path, game: int = 1) -> ReplayedGame:
     store = GameStore.open(str(db))
     try:
-        return store.load(game)
+        return load_game(store, game)
     finally:
         store.close()
 
@@ -176,7 +176,9 @@ def test_resume_finds_the_latest_game_of_its_kind(capsys: pytest.CaptureFixture[
 
 def test_two_referees_on_one_game_cannot_write_over_each_other(tmp_path: Path) -> None:
     """Issue 9's first failure: two `hazard referee --resume` on one game, each typing `stake Bob 400`. The
-    second to write is told the game has moved on, writes nothing, and is shown the table as it now is."""
+    second to write finds the game moved on, catches up (as a web server does, through the game's one actor),
+    and its line is judged against the table as the record now has it: refused for what it is, writing
+    nothing, with the table shown as it now is."""
     db = str(tmp_path / "games.db")
     started = run_hazard(tmp_path, "referee", "--player", "Ann:1000", "--player", "Bob:1000", "--db", db)
     assert started.returncode == 0, started.stderr
@@ -189,16 +191,15 @@ def test_two_referees_on_one_game_cannot_write_over_each_other(tmp_path: Path) -
         first.expect("Bob stakes 400.00 against Ann")
         second.send("stake Bob 400")
         shown = second.expect("referee> ")
-        assert "illegal entry 3 of game 1: the game has moved on" in shown
-        assert "this session has caught up" in shown
+        assert "illegal stake of 400 by 'Bob': Bob cannot cover it" in shown
         assert "400.00 against Ann" in shown  # the table as the record now has it
-        second.send("stake Bob 400")  # and from the table as it is, refused for what it is
+        second.send("stake Bob 400")  # and again, refused for what it is
         assert "cannot cover it" in second.expect("referee> ")
         second.send("quit")
         first.send("quit")
     finally:
         first.kill()
         second.kill()
-    loaded = GameStore.open(db).load(1)  # one order of entries, and it replays
+    loaded = load_game(GameStore.open(db), 1)  # one order of entries, and it replays
     assert [e.seq for e in loaded.entries] == [1, 2, 3]
     assert [(w.opponent, w.amount) for w in loaded.table.wagers] == [("Bob", Fraction(400))]

@@ -26,6 +26,7 @@ from hazard.core.rulesets import (
 )
 from hazard.core.staking import Staking, StakingPlan
 from hazard.core.state import Outcome, Termination
+from hazard.table import load_game
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -41,7 +42,7 @@ from hazard.table.actions import (
 from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
 from hazard.table.dice import DiceKind
 from hazard.table.events import CasterChanged, RoundSettled
-from hazard.table.record import GameStore
+from hazard.table.record_store import GameStore
 from hazard.table.session import Session
 from hazard.table.state import Table, Transfer, new_table
 from hazard.table.transitions import apply_action
@@ -522,7 +523,7 @@ def test_a_table_of_bots_plays_itself() -> None:
     assert passes > 0  # three losses in a row happen in 200 throws of these seeded dice
     # every entry is a bot's own, or a throw of the game's dice for the bot caster
     assert all(entry.actor.name in ("Cas", "Sam", "Bea") for entry in session.entries)
-    assert store.load(session.game).table == session.table
+    assert load_game(store, session.game).table == session.table
     store.close()
 
 

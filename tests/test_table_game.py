@@ -60,12 +60,14 @@ from hazard.table.game import (
     entry_to_json,
     game_json,
     info_json,
+    load_game,
     replay,
     replayed_further,
     standing,
 )
 from hazard.table.money import MoneyStyle, format_money
-from hazard.table.record import Access, GameStore
+from hazard.table.record_engine import Access
+from hazard.table.record_store import GameStore
 from hazard.table.session import Session
 from hazard.table.state import new_table, table_json
 from hazard.table.transitions import acting_for
@@ -515,14 +517,14 @@ def test_the_legacy_record_holds_three_games_of_the_old_format(legacy: GameStore
         (1, GameKind.REFEREE, "wikipedia", 27),
     ]
     for game in LEGACY_GAMES:
-        assert legacy.load(game).info.format == "hazard-game/1"
+        assert load_game(legacy, game).info.format == "hazard-game/1"
 
 
 @pytest.mark.parametrize("game", LEGACY_GAMES)
 def test_a_legacy_game_replays_to_the_same_table(legacy: GameStore, game: int) -> None:
     """Every player's bankroll and free money, the stakes, the side bets, the caster, the round and the counts
     are those the previous release exported."""
-    old, loaded = exported(game), legacy.load(game)
+    old, loaded = exported(game), load_game(legacy, game)
     new = game_json(loaded)
     assert {k: new["game"][k] for k in old["game"]} == old["game"]  # the setup, as it was exported
     assert (new["game"]["format"], loaded.info.format) == ("hazard-game/1", "hazard-game/1")
@@ -567,7 +569,7 @@ def test_every_legacy_entry_stands_and_does_as_it_did(legacy: GameStore, game: i
       was ``5``); what is the same in substance is compared: the words, and each sum read back.
     - Every entry names its actor: in a legacy game, the referee, who entered everything then.
     """
-    old, loaded = exported(game), legacy.load(game)
+    old, loaded = exported(game), load_game(legacy, game)
     new = game_json(loaded)
     assert len(new["entries"]) == len(old["entries"]) == len(loaded.entries)
     for was, now, entry in zip(old["entries"], new["entries"], loaded.entries, strict=True):
@@ -601,16 +603,16 @@ def test_a_legacy_record_is_read_as_it_is_and_sealed_when_first_written(tmp_path
     db = tmp_path / "games.db"
     shutil.copyfile(LEGACY / "games.db", db)
     reader = GameStore.open(str(db), access=Access.READ)
-    as_read = [reader.load(game) for game in LEGACY_GAMES]
+    as_read = [load_game(reader, game) for game in LEGACY_GAMES]
     reader.close()
     assert hashlib.sha256(db.read_bytes()).hexdigest() == _LEGACY_DIGEST  # reading wrote nothing
     writer = GameStore.open(str(db))  # opened to play on: sealed, each game as it was
-    assert [writer.load(game).table for game in LEGACY_GAMES] == [game.table for game in as_read]
-    assert [writer.load(game).entries for game in LEGACY_GAMES] == [game.entries for game in as_read]
+    assert [load_game(writer, game).table for game in LEGACY_GAMES] == [game.table for game in as_read]
+    assert [load_game(writer, game).entries for game in LEGACY_GAMES] == [game.entries for game in as_read]
     writer.close()
     sql(db, "UPDATE hazard_entries SET at = '2020-01-01T00:00:00+00:00' WHERE game = 2 AND seq = 7")
     with pytest.raises(InvalidError, match="record of game 2 is corrupt: entry 7 does not follow"):
-        GameStore.open(str(db), access=Access.READ).load(2)
+        load_game(GameStore.open(str(db), access=Access.READ), 2)
 
 
 def test_a_legacy_game_is_resumed_only_as_its_own_kind(legacy: GameStore) -> None:
@@ -645,15 +647,15 @@ def carry_on(session: Session) -> None:
 def test_a_legacy_game_can_be_resumed_appended_to_and_loaded_again(
     legacy: GameStore, game: int, tmp_path: Path
 ) -> None:
-    kind = legacy.load(game).info.kind
-    settings_ = legacy.load(game).info.settings
+    kind = load_game(legacy, game).info.kind
+    settings_ = load_game(legacy, game).info.settings
     brains = BotBrains(unit=Fraction(settings_.get("bot_unit", "1")))
     session = Session.resume(legacy, game, kind=kind, brains=brains)
     before = len(session.entries)
-    assert session.table == legacy.load(game).table
+    assert session.table == load_game(legacy, game).table
     carry_on(session)
     assert len(session.entries) > before
-    again = legacy.load(game)
+    again = load_game(legacy, game)
     assert again.table == session.table
     assert again.entries == tuple(session.entries)
     assert again.info.format == "hazard-game/1"  # the game keeps its format; its new entries name actors
@@ -696,13 +698,13 @@ def test_a_new_format_entry_without_an_actor_is_refused_as_corrupt(legacy: GameS
         )
     connection.close()
     with pytest.raises(InvalidError, match=f"record of game {info.id} is corrupt: entry 2 does not follow"):
-        legacy.load(info.id)
+        load_game(legacy, info.id)
     reseal(tmp_path / "games.db")
     with pytest.raises(InvalidError) as caught:
-        legacy.load(info.id)
+        load_game(legacy, info.id)
     assert str(caught.value) == f"record of game {info.id} is corrupt: entry 2: it names no actor"
     for game in LEGACY_GAMES:  # the old games, in the same record, still load
-        legacy.load(game)
+        load_game(legacy, game)
 
 
 def test_a_legacy_entry_in_any_form_other_than_the_two_is_refused(legacy: GameStore, tmp_path: Path) -> None:
@@ -715,8 +717,8 @@ def test_a_legacy_entry_in_any_form_other_than_the_two_is_refused(legacy: GameSt
     connection.close()
     reseal(tmp_path / "games.db")
     with pytest.raises(InvalidError, match=r"record of game 2 is corrupt: entry 5: invalid actor"):
-        legacy.load(2)
-    legacy.load(1)
+        load_game(legacy, 2)
+    load_game(legacy, 1)
 
 
 def _played(count: int) -> list[Entry]:

@@ -15,7 +15,7 @@ import pytest
 from hazard.core.errors import IllegalError
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
-from hazard.table import REFEREE, Actor, DiceKind, GameKind, GameStore, Session, Sit, check_seats
+from hazard.table import REFEREE, Actor, DiceKind, GameKind, GameStore, Session, Sit, check_seats, load_game
 
 RULES = find_ruleset("wikipedia")
 PAYS = find_paytable("wikipedia")
@@ -108,7 +108,7 @@ def test_a_record_written_before_the_check_still_loads(tmp_path: Path) -> None:
         kind=GameKind.PLAY,
         entries=[(REFEREE, Sit("Ann", Fraction(10))), (REFEREE, Sit("\u0410nn", Fraction(10)))],
     )
-    loaded = store.load(info.id)
+    loaded = load_game(store, info.id)
     assert [p.name for p in loaded.table.players] == ["Ann", "\u0410nn"]
     resumed = Session.resume(store, info.id, kind=GameKind.PLAY)
     with pytest.raises(IllegalError, match="looks like 'Ann'"):  # but nobody new sits so

@@ -20,7 +20,7 @@ import pytest
 from tests.commandline import run
 
 from hazard.core.rulesets import find_ruleset
-from hazard.table import Actor, DiceKind, GameStore, Session, Sit, game_json, table_paytable
+from hazard.table import Actor, DiceKind, GameStore, Session, Sit, game_json, load_game, table_paytable
 from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.provenance import check_provenance
 from hazard.table.serverkeys import ServerKeys
@@ -48,7 +48,7 @@ def _played(tmp_path: Path, hands: int = 3) -> tuple[dict[str, Any], bytes]:
         if session.table.turn.need is Need.CALL:
             session.act("call 7", by=caster)
         session.act("throw", by=caster)
-    data = json.loads(json.dumps(game_json(store.load(session.game))))
+    data = json.loads(json.dumps(game_json(load_game(store, session.game))))
     store.close()
     return data, keys.signer().public_key
 

@@ -43,16 +43,21 @@ from hazard.table.actions import (
 )
 from hazard.table.closing import Close
 from hazard.table.dice import DiceKind
-from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json, game_json
-from hazard.table.record import (
-    MAX_DATA,
-    Access,
-    GameStore,
-    GameSummary,
-    Holder,
-    StaleError,
-    default_database_url,
+from hazard.table.game import (
+    FORMAT,
+    FORMATS,
+    Correction,
+    GameKind,
+    ReplayedGame,
+    entry_to_json,
+    game_json,
+    load_game,
 )
+from hazard.table.keys import Holder
+from hazard.table.record_engine import Access, default_database_url
+from hazard.table.record_load import GameSummary
+from hazard.table.record_schema import MAX_DATA
+from hazard.table.record_store import GameStore, StaleError
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action
 
@@ -118,7 +123,7 @@ def store(db: Path) -> Iterator[GameStore]:
 
 def refused_whole(store: GameStore, game: int, *fragments: str) -> None:
     with pytest.raises(InvalidError) as caught:
-        store.load(game)
+        load_game(store, game)
     assert type(caught.value) is InvalidError
     message = str(caught.value)
     assert "\n" not in message
@@ -142,7 +147,7 @@ def test_every_action_type_and_its_actor_round_trips_through_the_record(store: G
         PassDice,
     }
     game = new_game(store, EVERY_ACTION)
-    loaded = store.load(game)
+    loaded = load_game(store, game)
     assert [(entry.actor, entry.item) for entry in loaded.entries] == EVERY_ACTION
     assert [entry.seq for entry in loaded.entries] == list(range(1, len(EVERY_ACTION) + 1))
     assert loaded.info.format == FORMAT == "hazard-game/2"
@@ -163,7 +168,7 @@ def test_append_returns_the_entry_as_it_will_read_back(store: GameStore) -> None
     game = new_game(store)
     entry = store.append(game, ANN, Sit("Ann", Fraction(10)))
     assert (entry.seq, entry.actor, entry.item) == (1, ANN, Sit("Ann", Fraction(10)))
-    assert store.load(game).entries == (entry,)
+    assert load_game(store, game).entries == (entry,)
     assert store.append(game, REFEREE, Correction(1)).seq == 2
 
 
@@ -171,7 +176,7 @@ def test_corrections_round_trip_through_the_record(store: GameStore) -> None:
     game = new_game(store, EVERY_ACTION[:3])
     store.append(game, REFEREE, Correction(2))
     store.append(game, REFEREE, Correction(3, Sit("Cal", Fraction(5), None)))
-    loaded = store.load(game)
+    loaded = load_game(store, game)
     assert [(entry.actor, entry.item) for entry in loaded.entries][3:] == [
         (REFEREE, Correction(2, None)),
         (REFEREE, Correction(3, Sit("Cal", Fraction(5), None))),
@@ -189,7 +194,7 @@ def test_the_setup_is_stored_with_the_game(store: GameStore) -> None:
         kind=GameKind.REFEREE,
         label="club night",
     )
-    info = store.load(created.id).info
+    info = load_game(store, created.id).info
     assert info == created
     assert (info.id, info.label, info.dice, info.seed, info.kind) == (
         created.id,
@@ -202,7 +207,7 @@ def test_the_setup_is_stored_with_the_game(store: GameStore) -> None:
     assert info.paytable == find_paytable("true-odds")
     assert info.stakes is StakeArrangement.ALL_AGAINST_CASTER
     assert info.settings == {}
-    assert store.load(created.id).table == new_table(
+    assert load_game(store, created.id).table == new_table(
         ecws, find_paytable("true-odds"), StakeArrangement.ALL_AGAINST_CASTER
     )
 
@@ -215,7 +220,7 @@ def test_any_valid_ruleset_round_trips_through_the_record(ruleset: Ruleset) -> N
     info = store.create(
         ruleset=ruleset, paytable=paytable, stakes=ruleset.stakes, dice=DiceKind.SECURE, kind=GameKind.PLAY
     )
-    loaded = store.load(info.id)
+    loaded = load_game(store, info.id)
     assert loaded.info.ruleset == ruleset
     assert loaded.table == new_table(ruleset, paytable)
     store.close()
@@ -260,8 +265,8 @@ def test_a_games_kind_has_a_column_of_its_own(store: GameStore, db: Path) -> Non
         kind=GameKind.REFEREE,  # a kind need not follow from the dice
         settings={"bot_unit": "5/2", "kind": "a front end's own"},
     )
-    assert store.load(game.id).info.kind is GameKind.REFEREE
-    assert store.load(game.id).info.settings == {"bot_unit": "5/2", "kind": "a front end's own"}
+    assert load_game(store, game.id).info.kind is GameKind.REFEREE
+    assert load_game(store, game.id).info.settings == {"bot_unit": "5/2", "kind": "a front end's own"}
     assert rows(db, f"SELECT kind FROM hazard_games WHERE id = {game.id}") == [("referee",)]
 
 
@@ -269,16 +274,16 @@ def test_every_entry_is_committed_when_it_is_written(db: Path) -> None:
     writer = GameStore.open(str(db))
     game = new_game(writer, EVERY_ACTION[:5])
     reader = GameStore.open(f"sqlite:///{db}")  # a second connection, as after a crash
-    assert [(e.actor, e.item) for e in reader.load(game).entries] == EVERY_ACTION[:5]
+    assert [(e.actor, e.item) for e in load_game(reader, game).entries] == EVERY_ACTION[:5]
     writer.append(game, *EVERY_ACTION[5])
-    assert len(reader.load(game).entries) == 6
+    assert len(load_game(reader, game).entries) == 6
     writer.close()
     reader.close()
 
 
 def test_an_unknown_game_is_refused(store: GameStore) -> None:
     with pytest.raises(IllegalError, match=r"illegal game 42: the record at .* has no such game"):
-        store.load(42)
+        load_game(store, 42)
 
 
 def test_an_append_to_an_unknown_game_is_refused_and_writes_nothing(store: GameStore, db: Path) -> None:
@@ -287,7 +292,7 @@ def test_an_append_to_an_unknown_game_is_refused_and_writes_nothing(store: GameS
         store.append(1, ANN, Sit("Ann", Fraction(5)))
     assert rows(db, "SELECT game, seq FROM hazard_entries") == []
     game = new_game(store)
-    assert store.load(game).entries == ()
+    assert load_game(store, game).entries == ()
 
 
 def test_the_default_record_lives_in_the_user_data_folder(
@@ -338,7 +343,7 @@ def test_resuming_from_an_empty_file_writes_nothing(tmp_path: Path) -> None:
     store = GameStore.open(str(path), access=Access.WRITE)
     assert store.games() == []
     with pytest.raises(IllegalError, match="has no such game"):
-        store.load(1)
+        load_game(store, 1)
     store.close()
     assert path.stat().st_size == 0
     GameStore.open(str(path)).close()  # a game started there makes the record, as ever
@@ -368,7 +373,7 @@ def test_reading_writes_nothing_not_even_the_tables(db: Path, content: bytes) ->
         reader = GameStore.open(str(db), access=Access.READ)
         assert reader.games() == []
         with pytest.raises(IllegalError, match="has no such game"):
-            reader.load(1)
+            load_game(reader, 1)
         with pytest.raises(InvalidError, match="opened for reading"):
             reader.append(1, ANN, Sit("Ann", Fraction(5)))
         reader.close()
@@ -379,7 +384,7 @@ def test_a_reader_never_writes_to_a_record(store: GameStore, db: Path) -> None:
     game = two_entry_game(store)
     before = db.read_bytes()
     reader = GameStore.open(str(db), access=Access.READ)
-    assert len(reader.load(game).entries) == 2
+    assert len(load_game(reader, game).entries) == 2
     with pytest.raises(InvalidError, match="opened for reading"):
         reader.append(game, ANN, Call(7), seq=3)
     reader.close()
@@ -426,7 +431,7 @@ def test_a_game_number_no_record_can_hold_is_refused_before_the_database(
     store: GameStore, number: int
 ) -> None:
     with pytest.raises(InvalidError, match=r"invalid game .*: expected a game number from 1 to 2147483647$"):
-        store.load(number)
+        load_game(store, number)
 
 
 # --- corrupt and foreign records ----------------------------------------------------------------------------
@@ -623,7 +628,7 @@ def test_every_stored_byte_is_sealed(store: GameStore, db: Path) -> None:
             sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = ?", flipped, seq)
             refused_whole(store, game, f"is corrupt: {'its setup or its ' if seq == 1 else ''}entry {seq} ")
         sql(db, "UPDATE hazard_entries SET data = ? WHERE seq = ?", data, seq)
-    assert store.load(game).table == live(EVERY_ACTION)
+    assert load_game(store, game).table == live(EVERY_ACTION)
 
 
 @pytest.mark.parametrize(
@@ -703,7 +708,7 @@ def test_a_record_whose_tables_vanish_is_refused_on_read_and_write(store: GameSt
     with pytest.raises(InvalidError, match="cannot write to the game record"):
         store.append(game, ANN, Call(7))
     with pytest.raises(InvalidError, match="cannot read the game record"):
-        store.load(game)
+        load_game(store, game)
 
 
 def test_an_empty_sqlite_file_becomes_a_record(db: Path) -> None:
@@ -723,7 +728,7 @@ def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path
         settings={"bot_unit": "5/2"},
     )
     assert info.settings == {"bot_unit": "5/2"}
-    assert store.load(info.id).info.settings == {"bot_unit": "5/2"}
+    assert load_game(store, info.id).info.settings == {"bot_unit": "5/2"}
     sql(db, "UPDATE hazard_games SET settings = ? WHERE id = ?", '{"bot_unit": 5}', info.id)
     reseal(db)
     refused_whole(store, info.id, f"record of game {info.id} is corrupt", "settings are not a table of texts")
@@ -754,7 +759,7 @@ def test_a_game_round_trips_through_another_database() -> None:
         for _ in range(40):
             session.bots_act()
             session.throw(by=REFEREE)
-        loaded = store.load(session.game)
+        loaded = load_game(store, session.game)
         assert loaded.table == session.table
         assert loaded.info.settings == {"bot_unit": "2/1"}
         assert loaded.entries == tuple(session.entries)
@@ -867,7 +872,7 @@ def test_a_damaged_record_is_refused_with_one_clear_error_or_read_as_it_was(
         try:
             reader = GameStore.open(str(db), access=access)
             reader.games()
-            loaded = reader.load(game)
+            loaded = load_game(reader, game)
         except HazardError as error:
             message = str(error)
             assert "\n" not in message, message
@@ -896,7 +901,7 @@ def _fuzz_template(factory: pytest.TempPathFactory, db: Path) -> tuple[int, Repl
     shutil.copyfile(_TEMPLATE[0], db)
     store = GameStore.open(str(db), access=Access.READ)
     (summary,) = store.games()
-    whole = store.load(summary.id)
+    whole = load_game(store, summary.id)
     store.close()
     return summary.id, whole
 
@@ -962,7 +967,7 @@ def test_a_game_under_a_users_own_ruleset_reads_back_from_anywhere(
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     (folder / "pay.toml").unlink()  # ... then gone
-    loaded = store.load(info.id)
+    loaded = load_game(store, info.id)
     assert loaded.info.ruleset == ruleset
     assert loaded.info.paytable == paytable
     assert paytable_for(loaded.info.ruleset) == paytable
@@ -980,7 +985,7 @@ def test_a_stored_ruleset_naming_a_paytable_file_reads_no_file(store: GameStore,
     )
     sql(db, "UPDATE hazard_games SET ruleset = ?", named)
     reseal(db)
-    loaded = store.load(game)
+    loaded = load_game(store, game)
     assert loaded.info.ruleset.paytable == WIKI_PAYS
 
 
@@ -1019,7 +1024,7 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     assert reader.closed() == frozenset({game})
     with pytest.raises(InvalidError, match="opened for reading"):
         reader.append(game, REFEREE, Close())
-    loaded = reader.load(game)
+    loaded = load_game(reader, game)
     assert loaded.closed
     assert loaded.table == live([(ANN, Sit("Ann", Fraction(10)))])
 
@@ -1032,10 +1037,10 @@ def test_a_game_an_older_record_closed_beside_the_chain_still_reads_as_closed(db
         older.execute("INSERT INTO hazard_closed (game, at) VALUES (?, '2026-01-01T00:00:00+00:00')", (game,))
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.closed() == frozenset({game})
-    assert reader.load(game).closed
-    assert not reader.load(other).closed
-    assert game_json(reader.load(game))["closed"] is True
-    assert game_json(reader.load(other))["closed"] is False
+    assert load_game(reader, game).closed
+    assert not load_game(reader, other).closed
+    assert game_json(load_game(reader, game))["closed"] is True
+    assert game_json(load_game(reader, other))["closed"] is False
 
 
 def test_anything_recorded_after_a_close_is_refused_as_a_record_that_does_not_replay(db: Path) -> None:
@@ -1045,7 +1050,7 @@ def test_anything_recorded_after_a_close_is_refused_as_a_record_that_does_not_re
     store.append(game, ANN, Sit("Ann", Fraction(10)), seq=2)  # a writer that did not check, or a forger
     assert game not in store.closed()  # the close is not its last entry
     with pytest.raises(InvalidError, match="entry 2 comes after entry 1, which closed the table"):
-        store.load(game)
+        load_game(store, game)
 
 
 def test_a_record_made_before_play_from_afar_has_no_keys_and_gets_them_when_written(db: Path) -> None:
@@ -1091,7 +1096,7 @@ def test_a_listener_is_woken_by_each_committed_entry_on_postgresql_and_none_is_k
 
 
 def test_a_busy_or_lost_database_is_unavailable_not_malformed(db: Path) -> None:
-    from hazard.table.record import RecordUnavailable
+    from hazard.table.record_engine import RecordUnavailable
 
     store = GameStore.open(str(db))
     game = new_game(store)
@@ -1137,7 +1142,7 @@ def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(any_url
         assert reader.heads(games) == {games[0]: 3, games[1]: 2, games[2]: 2}
         assert reader.requests(games[2]) == {"r2": 1}
         assert games[0] in reader.closed()
-        assert [e.item for e in reader.load(games[1]).entries] == [
+        assert [e.item for e in load_game(reader, games[1]).entries] == [
             Sit("Ann", Fraction(5)),
             Sit("Ben", Fraction(5)),
         ]
@@ -1156,7 +1161,7 @@ def test_a_stale_append_in_a_batch_is_refused_alone(any_url: str) -> None:
                 store.append(second, ANN, Sit("Ann", Fraction(5)), seq=2)
             store.append(second, BEN, Sit("Ben", Fraction(5)), seq=1)
         assert store.heads([first, second]) == {first: 1, second: 1}
-        assert [e.item for e in store.load(second).entries] == [Sit("Ben", Fraction(5))]
+        assert [e.item for e in load_game(store, second).entries] == [Sit("Ben", Fraction(5))]
     finally:
         store.close()
 

@@ -32,6 +32,7 @@ from hazard.table import (
     Session,
     Sit,
     commitment,
+    load_game,
     table_paytable,
 )
 from hazard.table.fair import fair_throw
@@ -213,7 +214,7 @@ def test_a_record_of_the_release_before_sealing_resumes_and_is_sealed_when_a_wri
     db = tmp_path / "games.db"
     shutil.copy(CLEAR_SEEDS, db)
     reader = GameStore.open(str(db), access=Access.READ)
-    assert reader.load(1).ledger.state.current is not None  # read as it is
+    assert load_game(reader, 1).ledger.state.current is not None  # read as it is
     reader.close()
     assert CLEAR_LIVE_SEED.encode() in db.read_bytes()
     store = GameStore.open(str(db), keys=_keys(tmp_path))  # a writer: the clear seeds are sealed now
@@ -292,7 +293,7 @@ def test_a_process_that_cannot_open_the_next_hands_seed_never_throws_with_the_la
         follower.catch_up()
 
     def throws() -> int:
-        return sum(isinstance(entry.item, Roll) for entry in store.load(session.game).entries)
+        return sum(isinstance(entry.item, Roll) for entry in load_game(store, session.game).entries)
 
     before = throws()
     for _ in range(2):

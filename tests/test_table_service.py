@@ -43,6 +43,7 @@ from hazard.table import (
     effective_actions,
     entry_text,
     game_json,
+    load_game,
     parse_action,
     standing,
     table_paytable,
@@ -77,7 +78,7 @@ def check_game(store: GameStore, session: Session) -> None:
     for player in table.players:
         assert player.bankroll >= 0
         assert table.available(player.name) >= 0
-    loaded = store.load(session.game)
+    loaded = load_game(store, session.game)
     assert loaded.table == session.table
     assert loaded.entries == tuple(session.entries)
     assert Session.resume(store, session.game, kind=session.info.kind).table == session.table

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from tests.commandline import fuzz
 
 from hazard.core.errors import InvalidError
+from hazard.table import load_game
 from hazard.table.fair import commitment, fair_throw
 from hazard.table.verify import FreshSeed, HandCheck, Verification, verify_game
 
@@ -306,7 +307,7 @@ def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     store.close()
     reader = GameStore.open(str(db), access=Access.READ)  # as `hazard record export` reads it
     try:
-        data = game_json(reader.load(session.game))
+        data = game_json(load_game(reader, session.game))
     finally:
         reader.close()
     result = verify_game(data)

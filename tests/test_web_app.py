@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset, ruleset_to_toml
-from hazard.table import Access, GameStore, game_json
+from hazard.table import Access, GameStore, game_json, load_game
 from hazard.web import Limits, WebConfig, create_app
 from hazard.web import hub as hub_module
 
@@ -130,7 +130,7 @@ def test_the_host_sets_what_the_bots_stake_and_how_kept_with_the_table(db: str) 
         made = client.post("/api/tables", json=setup)
         assert made.status_code == 201, made.text
     store = GameStore.open(db, access=Access.READ)
-    assert store.load(made.json()["id"]).info.settings == {
+    assert load_game(store, made.json()["id"]).info.settings == {
         "money": "decimal",
         "bot_unit": "2/1",
         "bot_staking": "martingale",
@@ -377,7 +377,7 @@ def test_every_action_type_through_the_api(client: TestClient) -> None:
     assert table.ok("Ann", "call 7")["events"] == ["the caster calls 7 as the main"]
     thrown = table.ok("Ann", "throw")
     assert thrown["events"][0].startswith("Ann throws ")
-    record = game_json(GameStore.open(table_db(client), access=Access.READ).load(table.id))
+    record = game_json(load_game(GameStore.open(table_db(client), access=Access.READ), table.id))
     assert [e["text"] for e in record["entries"]][-1].startswith("throw ")
     assert any(e["text"] == "seed for Cat: lucky-cat" for e in record["entries"])
     assert table.state()["state"] == record["state"]  # the GET's state is the export's state
@@ -539,7 +539,7 @@ def test_bots_act_after_each_action_and_a_bot_caster_throws_when_asked(client: T
     assert table.state()["state"]["caster"] == "Dan"
     table.ok("Ann", "stake 1")
     done = table.ok("Ann", "throw")  # for the bot caster: it calls first
-    record = game_json(GameStore.open(table_db(client), access=Access.READ).load(table.id))
+    record = game_json(load_game(GameStore.open(table_db(client), access=Access.READ), table.id))
     texts = [e["text"] for e in record["entries"]]
     assert any(text.startswith("call ") for text in texts)
     assert done["events"][0] == "the caster calls 7 as the main"
@@ -878,7 +878,7 @@ def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> N
 def exported(db: str, game: int) -> bytes:
     """What ``/record`` answered before it was streamed: the export of the game read whole, as the API
     encodes it."""
-    return JSONResponse(game_json(GameStore.open(db, access=Access.READ).load(game))).body
+    return JSONResponse(game_json(load_game(GameStore.open(db, access=Access.READ), game))).body
 
 
 def test_the_streamed_record_is_the_export_and_follows_the_game_without_replaying_it(

@@ -24,6 +24,7 @@ from hazard.table import (
     IllegalError,
     InvalidError,
     RecordUnavailable,
+    load_game,
     table_paytable,
 )
 from hazard.web import Hub, TableSpec, Update
@@ -75,7 +76,7 @@ def test_actions_sent_at_once_are_applied_one_after_the_other(tmp_path: Path) ->
         assert sorted(seq for seq, _ in answers) == [6, 7, 8]
         assert len(live.session.table.wagers) == 3
         await hub.stop()
-        replayed = GameStore.open(str(tmp_path / "g.db"), access=Access.READ).load(live.game)
+        replayed = load_game(GameStore.open(str(tmp_path / "g.db"), access=Access.READ), live.game)
         assert replayed.table == live.session.table
 
     run(test)
@@ -134,7 +135,7 @@ def test_two_servers_on_one_record_keep_one_order_and_both_tell_their_clients(tm
         assert await two.act(live.game, "withdraw", by=people["Bob"], client="b2") == withdrawn
         await one.stop()
         await two.stop()
-        replayed = GameStore.open(url, access=Access.READ).load(live.game)
+        replayed = load_game(GameStore.open(url, access=Access.READ), live.game)
         assert [w.opponent for w in replayed.table.wagers] == ["Cat"]
 
     run(test)
@@ -296,7 +297,7 @@ def test_an_idle_table_is_let_go_from_memory_and_read_again_with_nothing_lost(tm
         assert events
         hub.unsubscribe(followed, queue)
         await hub.stop()
-        replayed = GameStore.open(str(tmp_path / "g.db"), access=Access.READ).load(game)
+        replayed = load_game(GameStore.open(str(tmp_path / "g.db"), access=Access.READ), game)
         assert replayed.table == again.session.table
 
     run(test)

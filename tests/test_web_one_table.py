@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from tests.servers import Server
 from websockets.sync.client import ClientConnection, connect
 
-from hazard.table import Access, GameStore
+from hazard.table import Access, GameStore, load_game
 from hazard.web import Limits, WebConfig, create_app
 
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
@@ -255,7 +255,7 @@ def test_a_follower_gets_every_entry_once_in_order_across_hand_ends_and_another_
         head = httpx.get(f"{one.url}/api/tables/{game}", timeout=10).json()["seq"]
         _received(follower, head, seqs)
     assert seqs == list(range(1, head + 1))  # contiguous from 1 to the head, no repeats
-    record = GameStore.open(db, access=Access.READ).load(game)
+    record = load_game(GameStore.open(db, access=Access.READ), game)
     assert len(record.entries) == head
     reveals = [e.seq for e in record.entries if type(e.item).__name__ == "Revealed"]
     assert len(reveals) >= 3  # the hand ends' reveals (and the next commitments) were among them

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hazard.table import Access, GameStore
+from hazard.table import Access, GameStore, load_game
 from hazard.web import WebConfig, create_app
 
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
@@ -194,7 +194,7 @@ def test_a_record_of_keys_without_seatings_is_upgraded_to_the_seatings_held(tmp_
         connection.executemany("INSERT INTO hazard_seats VALUES (?, ?, ?)", rows)
         connection.execute("DROP TABLE hazard_claims")
     reader = GameStore.open(db, access=Access.READ)  # reading never writes: the old layout is read as it is
-    assert reader.load(game).table.seated("Bob")
+    assert load_game(reader, game).table.seated("Bob")
     reader.close()
     from hazard.web.hub import token_digest
 

@@ -20,7 +20,7 @@ from tests.servers import Server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from hazard.table import Access, GameStore
+from hazard.table import Access, GameStore, load_game
 
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
 
@@ -97,7 +97,7 @@ def test_a_server_killed_between_actions_comes_back_with_every_table_as_it_was(
     server.start()
     after = httpx.get(f"{server.url}/api/tables/{game}", timeout=10).json()
     assert after == before  # every table as it was
-    record = GameStore.open(str(tmp_path / "games.db"), access=Access.READ).load(game)
+    record = load_game(GameStore.open(str(tmp_path / "games.db"), access=Access.READ), game)
     assert set(acknowledged) <= {entry.seq for entry in record.entries}  # nothing acknowledged lost
     # the page's reconnect: with the last entry it saw, it gets nothing twice and nothing missed
     with connect(f"ws://127.0.0.1:{server.port}/api/tables/{game}/live?since={before['seq']}") as again:

@@ -18,7 +18,7 @@ from rich.table import Table as RichTable
 from hazard.cli.app import app, console, whole_number
 from hazard.cli.tableview import entries_view, game_csv, info_text, table_view
 from hazard.core.errors import InvalidError
-from hazard.table import MAX_GAME, Access, GameStore, MoneyStyle, game_json, game_number_refusal
+from hazard.table import MAX_GAME, Access, GameStore, MoneyStyle, game_json, game_number_refusal, load_game
 
 __all__ = ["DbOption", "MoneyOption", "export", "game_number", "list_games", "open_to_read", "record", "show"]
 
@@ -104,7 +104,7 @@ def show(game: GameNumber, db: DbOption = None, money: MoneyOption = MoneyStyle.
     number = game_number(game)
     store = open_to_read(db)
     try:
-        replayed = store.load(number)
+        replayed = load_game(store, number)
     finally:
         store.close()
     out = console()
@@ -126,7 +126,7 @@ def export(
     number = game_number(game)
     store = open_to_read(db)
     try:
-        replayed = store.load(number)
+        replayed = load_game(store, number)
     finally:
         store.close()
     if output is ExportFormat.JSON:

@@ -21,7 +21,7 @@ from hazard.cli.app import app, refuse_with
 from hazard.cli.record import DbOption, game_number, open_to_read
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.files import read_text_file
-from hazard.table import game_json, verify_game
+from hazard.table import game_json, load_game, verify_game
 from hazard.table.provenance import check_provenance
 from hazard.table.signing import public_key_from_text
 
@@ -67,7 +67,7 @@ def pinned_key(text: str) -> bytes:
 def _game(number: int, db: str | None) -> dict[str, Any]:
     store = open_to_read(db)
     try:
-        replayed = store.load(number)
+        replayed = load_game(store, number)
     finally:
         store.close()
     return game_json(replayed)

@@ -104,27 +104,25 @@ from hazard.table.game import (
     game_json,
     hands_json,
     info_json,
+    load_further,
+    load_game,
     replay,
     replayed_further,
     standing,
 )
-from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
+from hazard.table.keys import ClaimError, ClaimState, Holder, check_seating, holds, request_key
 from hazard.table.live import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
 from hazard.table.money import MoneyStyle, format_money, parse_money
-from hazard.table.record import (
+from hazard.table.record_engine import Access, RecordUnavailable, default_database_url
+from hazard.table.record_load import GameSummary, StoredGame
+from hazard.table.record_schema import (
     GAME_NUMBERS,
     MAX_GAME,
     MAX_REQUEST,
-    Access,
-    GameStore,
-    GameSummary,
-    Holder,
-    RecordUnavailable,
-    StaleError,
     check_game_number,
-    default_database_url,
     game_number_refusal,
 )
+from hazard.table.record_store import GameStore, StaleError
 from hazard.table.roles import (
     Role,
     actor_of,
@@ -221,6 +219,7 @@ __all__ = [
     "StaleError",
     "Standing",
     "Step",
+    "StoredGame",
     "Table",
     "TableAction",
     "TableEvent",
@@ -269,6 +268,8 @@ __all__ = [
     "holds",
     "info_json",
     "is_verb",
+    "load_further",
+    "load_game",
     "new_table",
     "note_text",
     "parse_action",

@@ -8,7 +8,7 @@ in play (:class:`~hazard.table.fair.Revealed`, just before it, in one transactio
 seed stays secret once the table is closed.
 
 Older records kept a close beside the chain, in a table of its own (``hazard_closed``); they still read as
-closed (:meth:`~hazard.table.record.GameStore.load`).
+closed (:meth:`~hazard.table.record_store.GameStore.load`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hazard.table.actions import TableAction, action_text
 from hazard.table.fair import FairNote, note_text
 
 if TYPE_CHECKING:
-    from hazard.table.game import Correction, Entry
+    from hazard.table.record_entries import Correction, Entry
 
 __all__ = [
     "CLOSE_TYPE",

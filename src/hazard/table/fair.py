@@ -366,10 +366,17 @@ def ledger(items: list[tuple[int, object]]) -> Ledger:
     state = FairState()
     hands: list[Hand] = []
     for seq, item in items:
-        state = state.after(seq, item)
-        if state.hand is not None:
-            if hands and hands[-1].number == state.hand.number:
-                hands[-1] = state.hand
-            else:
-                hands.append(state.hand)
+        state = noted(hands, state, seq, item)
     return Ledger(tuple(hands), state)
+
+
+def noted(hands: list[Hand], state: FairState, seq: int, item: object) -> FairState:
+    """Where the fair dice stand once entry ``seq``, holding ``item``, is played from ``state``, its hand
+    put in ``hands`` (every hand so far); an :class:`InvalidError` where it is out of order."""
+    state = state.after(seq, item)
+    if state.hand is not None:
+        if hands and hands[-1].number == state.hand.number:
+            hands[-1] = state.hand
+        else:
+            hands.append(state.hand)
+    return state

@@ -1,56 +1,58 @@
-"""A game as its record holds it: the setup, the entries in order, and the replay that rebuilds the table.
+"""A game as its record holds it, played: the replay that rebuilds the table from the setup and the entries.
 
-Nothing is ever updated or deleted: a mistaken entry is put right by a :class:`Correction` entry that voids it
-or replaces it, and :func:`effective_actions` is the one place that says which entries stand once the
-corrections are applied. :func:`replay` plays the standing actions through the pure table; a record that does
-not replay is refused whole. :func:`game_json` is a game's JSON form.
+The store (:mod:`hazard.table.record_store`) returns a game's setup and entries and knows no rule; here they
+are played through the pure table. One :class:`Timeline` does it, for a whole game read back (a load, a
+resume) and for the entries another writer added since (a catch-up), by :meth:`Timeline.extend`; a record
+that does not replay is refused whole. :func:`game_json` is a game's JSON form.
 """
 
 from __future__ import annotations
 
-import enum
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hazard.core.dice import Roll
-from hazard.core.errors import HazardError, IllegalError, InvalidError
-from hazard.core.paytable import Paytable
-from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.table.actions import (
-    REFEREE,
-    Actor,
-    TableAction,
-    action_from_json,
-    action_text,
-    action_to_json,
-    actor_from_json,
-    actor_to_json,
-)
-from hazard.table.closing import CLOSE_TYPE, Close, close_from_json, close_text, close_to_json, closed_at
+from hazard.core.errors import HazardError, InvalidError
+from hazard.table.actions import Actor, action_text, actor_to_json
+from hazard.table.closing import CLOSE_TYPE, Close, close_text, closed_at
 from hazard.table.dice import DiceKind
 from hazard.table.events import AnyEvent, event_text
-from hazard.table.fair import (
-    FairNote,
-    Ledger,
-    ledger,
-    note_from_json,
-    note_text,
-    note_to_json,
-)
+from hazard.table.fair import FairNote, FairState, Hand, Ledger, ledger, note_text, noted
 from hazard.table.money import MoneyStyle
 from hazard.table.provenance import RecordProof, proof_json
+from hazard.table.record_entries import (
+    FORMAT,
+    FORMATS,
+    Correction,
+    Entry,
+    GameInfo,
+    GameKind,
+    Standing,
+    check_correction,
+    effective_actions,
+    entry_from_json,
+    entry_to_json,
+    info_json,
+    standing,
+)
 from hazard.table.state import Table, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
+
+if TYPE_CHECKING:
+    from hazard.table.record_store import GameStore
 
 __all__ = [
     "FORMAT",
     "FORMATS",
+    "MARK_EVERY",
     "Correction",
     "Entry",
     "GameInfo",
     "GameKind",
+    "Recorded",
     "ReplayedGame",
     "Standing",
     "Timeline",
@@ -65,86 +67,20 @@ __all__ = [
     "game_json",
     "hands_json",
     "info_json",
+    "load_further",
+    "load_game",
     "replay",
+    "replayed_further",
     "standing",
 ]
 
-FORMAT = "hazard-game/2"
-"""The format new games are written in: each entry names its actor."""
-LEGACY_FORMAT = "hazard-game/1"
-"""Games written before entries named their actors; their entries read as entered by the referee."""
-FORMATS = (LEGACY_FORMAT, FORMAT)
-"""Every format a record may be in; any other is refused rather than misread."""
-
-
-class GameKind(enum.Enum):
-    """Which way of playing a game was started in, and so which front end carries it on."""
-
-    PLAY = "play"
-    """``hazard play``: one person and bots, the game throwing the dice."""
-    REFEREE = "referee"
-    """``hazard referee``: people with real dice, a referee typing in what happens."""
-    WEB = "web"
-    """``hazard serve``: a table played from afar, with the server's fair dice or a referee's real dice."""
-
-    @property
-    def label(self) -> str:
-        """The label a game of this kind gets when none is given."""
-        return f"hazard {self.value}"
-
-    def resume_text(self, game: int) -> str:
-        """How a game of this kind is carried on."""
-        if self is GameKind.WEB:
-            return f"open it at its table in hazard serve (table {game})"
-        return f"resume it with {self.label} --resume {game}"
-
-
-class Standing(enum.Enum):
-    """Where an entry stands once every correction is applied."""
-
-    STANDS = "stands"
-    VOID = "void"
-    REPLACED = "replaced"
-    CORRECTION = "correction"
-    NOTE = "note"
-    """A note of the fair dice (a commitment, a seed, a reveal) or the table's close: part of the record, no
-    action."""
-
 
 @dataclass(frozen=True, slots=True)
-class Correction:
-    """A correction entry: entry ``target`` is void, or stands replaced by ``replacement``."""
+class Recorded:
+    """An entry of the record, just written or just read, and what it did."""
 
-    target: int
-    replacement: TableAction | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of a game's record: its number, when it was written, who entered it, and what it holds."""
-
-    seq: int
-    at: str
-    actor: Actor
-    item: TableAction | Correction | FairNote | Close
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a game was set up with."""
-
-    id: int
-    created: str
-    label: str
-    ruleset: Ruleset
-    paytable: Paytable
-    stakes: StakeArrangement
-    dice: DiceKind
-    seed: int | None
-    kind: GameKind = GameKind.PLAY
-    settings: Mapping[str, str] = field(default_factory=dict)
-    """What the front end that started the game kept with it (a bot's stake unit ...)."""
-    format: str = FORMAT
+    entry: Entry
+    events: tuple[AnyEvent, ...]
 
 
 @dataclass(frozen=True)
@@ -169,6 +105,15 @@ class ReplayedGame:
     """The record's seal of the game (its chain and signatures), where it was loaded from a chained record:
     exported, so that ``hazard verify`` can recompute it."""
 
+    def with_record(self, *, closed: bool = False, proof: RecordProof | None = None) -> ReplayedGame:
+        """This game as the record holds it: ``closed`` beside the chain (an older record), sealed by
+        ``proof``."""
+        if (closed and not self.closed) or proof is not None:
+            return dataclasses.replace(
+                self, closed=self.closed or closed, proof=self.proof if proof is None else proof
+            )
+        return self
+
     def events_of(self, seq: int) -> list[AnyEvent]:
         """The events entry ``seq`` caused."""
         return self._caused.get(seq, [])
@@ -181,96 +126,12 @@ class ReplayedGame:
         return caused
 
 
-# --- corrections -------------------------------------------------------------------------------------------
-
-
-def standing(entries: Sequence[Entry]) -> dict[int, Standing]:
-    """Each entry's standing once every correction is applied (the last correction of an entry wins)."""
-    final: dict[int, TableAction | None] = {}
-    for entry in entries:
-        if isinstance(entry.item, Correction):
-            final[entry.item.target] = entry.item.replacement
-    result: dict[int, Standing] = {}
-    for entry in entries:
-        if isinstance(entry.item, Correction):
-            result[entry.seq] = Standing.CORRECTION
-        elif isinstance(entry.item, FairNote | Close):
-            result[entry.seq] = Standing.NOTE
-        elif entry.seq not in final:
-            result[entry.seq] = Standing.STANDS
-        else:
-            result[entry.seq] = Standing.VOID if final[entry.seq] is None else Standing.REPLACED
-    return result
-
-
-def check_correction(entries: Sequence[Entry], target: int, seq: int, by: Actor) -> None:
-    """Refuse a correction by ``by``, written as entry ``seq``, unless ``by`` is the referee and ``target`` is
-    an earlier action entry."""
-    if not by.is_referee:
-        raise IllegalError(
-            f"illegal correction of entry {target} by {by}: only the referee corrects the record"
-        )
-    before = _entry(entries, target)
-    if before is None or target >= seq:
-        last = f"entries 1 to {seq - 1}" if seq > 1 else "no entries"
-        raise IllegalError(f"illegal correction of entry {target}: it can only correct {last}")
-    if isinstance(before.item, FairNote):
-        raise IllegalError(
-            f"illegal correction of entry {target}: it is a note of the fair dice, which stands as written"
-        )
-    if isinstance(before.item, Close):
-        raise IllegalError(f"illegal correction of entry {target}: it closed the table, which stays closed")
-    if isinstance(before.item, Correction):
-        raise IllegalError(
-            f"illegal correction of entry {target}: it is a correction itself; correct entry "
-            f"{before.item.target} instead"
-        )
-
-
-def _entry(entries: Sequence[Entry], seq: int) -> Entry | None:
-    """Entry ``seq``: found by its place where the entries are numbered from 1 without a gap, as a record's
-    are, so that checking every correction of a long game costs no more than reading it."""
-    if 1 <= seq <= len(entries) and entries[seq - 1].seq == seq:
-        return entries[seq - 1]
-    return next((entry for entry in entries if entry.seq == seq), None)
-
-
-def effective_actions(entries: Sequence[Entry]) -> list[tuple[int, Actor, TableAction]]:
-    """The actions that stand once every correction is applied, each with its entry number and actor.
-
-    A replacement is entered by whoever wrote the correction (the referee).
-    """
-    replaced: dict[int, tuple[Actor, TableAction | None]] = {}
-    for entry in entries:
-        if isinstance(entry.item, Correction):
-            try:
-                check_correction(entries, entry.item.target, entry.seq, entry.actor)
-            except IllegalError as error:
-                raise InvalidError(f"invalid correction in entry {entry.seq}: {error}") from None
-            replaced[entry.item.target] = (entry.actor, entry.item.replacement)
-    actions: list[tuple[int, Actor, TableAction]] = []
-    for entry in entries:
-        if isinstance(entry.item, Correction | FairNote | Close):
-            continue
-        actor, action = replaced.get(entry.seq, (entry.actor, entry.item))
-        if action is not None:
-            actions.append((entry.seq, actor, action))
-    return actions
-
-
 def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     """Rebuild a game by playing its standing actions through the pure table and rules; the fair dice's notes
     must be in order (:func:`~hazard.table.fair.ledger`) and only in a game of fair dice."""
-    dice = fair_ledger(info, entries)
-    events: list[tuple[int, AnyEvent]] = []
-    whose: dict[int, str | None] = {}
-    timeline = Timeline(info, {})
-    try:
-        closed = closed_at(entries) is not None
-    except InvalidError as error:
-        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
-    table = timeline.play(new_table(info.ruleset, info.paytable, info.stakes), entries, 1, events, whose)
-    return ReplayedGame(info, tuple(entries), table, tuple(events), whose, timeline, dice, closed)
+    timeline = Timeline.begin(info)
+    timeline.extend(entries)
+    return timeline.replayed()
 
 
 def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
@@ -279,20 +140,46 @@ def replayed_further(game: ReplayedGame, more: Sequence[Entry]) -> ReplayedGame:
     can change what came before it, is replayed whole."""
     if not more:
         return game
-    entries = (*game.entries, *more)
-    if any(isinstance(entry.item, Correction) for entry in more):
-        return replay(game.info, entries)
-    events = list(game.events)
-    whose = dict(game.acting_for)
-    timeline = Timeline(game.info, dict(game.timeline.marks))
-    try:
-        closed = game.closed or closed_at(entries) is not None  # or closed beside the chain, in an old record
-    except InvalidError as error:
-        raise InvalidError(f"record of game {game.info.id} does not replay: {error}") from None
-    table = timeline.play(game.table, more, more[0].seq, events, whose)
-    return ReplayedGame(
-        game.info, entries, table, tuple(events), whose, timeline, fair_ledger(game.info, entries), closed
+    if len(game.timeline.entries) != len(game.entries):  # its timeline has moved on since, in a session
+        return replay(game.info, [*game.entries, *more]).with_record(closed=game.closed)
+    timeline = game.timeline.copy()
+    timeline.extend(more)
+    return timeline.replayed(closed=game.closed)  # or closed beside the chain, in an old record
+
+
+def load_game(store: GameStore, game: int) -> ReplayedGame:
+    """Read game ``game`` from ``store`` (its chain checked there) and replay it; an :class:`InvalidError` if
+    any of it is wrong, naming the first entry that is."""
+    stored = store.load(game)
+    return replay(stored.info, stored.entries).with_record(closed=stored.closed, proof=stored.proof)
+
+
+def load_further(store: GameStore, replayed: ReplayedGame) -> ReplayedGame:
+    """``replayed`` (a game :func:`load_game` read) with whatever the record has gained since, each new entry
+    checked to follow the chain, and its proof (stored texts, digests, signatures) brought up too: what
+    :func:`load_game` would give now, for the cost of the new entries alone."""
+    stored: list[tuple[str, str]] = []
+    more = store.entries_after(replayed.info.id, len(replayed.entries), proof=stored)
+    if not more:
+        return replayed
+    further = replayed_further(replayed, more)
+    old = replayed.proof
+    if old is None:
+        return further
+    signatures = store.signatures(replayed.info.id)
+    proof = RecordProof(old.setup, old.setup_digest, stored[-1][1], (*old.stored, *stored), signatures)
+    return further.with_record(proof=proof)
+
+
+def _not_fair(info: GameInfo, entry: Entry) -> InvalidError:
+    return InvalidError(
+        f"record of game {info.id} does not replay: entry {entry.seq} is a note of fair dice, in a game of "
+        f"{info.dice.describe(info.seed)}"
     )
+
+
+def _refused(game: int, error: HazardError) -> InvalidError:
+    return InvalidError(f"record of game {game} does not replay: {error}")
 
 
 def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
@@ -305,10 +192,7 @@ def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
     for entry in entries:
         if isinstance(entry.item, FairNote):
             if not fair:
-                raise InvalidError(
-                    f"record of game {info.id} does not replay: entry {entry.seq} is a note of fair dice, in "
-                    f"a game of {info.dice.describe(info.seed)}"
-                )
+                raise _not_fair(info, entry)
             items.append((entry.seq, entry.item))
         elif fair and isinstance(entry.item, Roll):
             items.append((entry.seq, entry.item))
@@ -325,7 +209,7 @@ def fair_ledger(info: GameInfo, entries: Sequence[Entry]) -> Ledger:
     try:
         return ledger(items)
     except InvalidError as error:
-        raise InvalidError(f"record of game {info.id} does not replay: {error}") from None
+        raise _refused(info.id, error) from None
 
 
 MARK_EVERY = 256
@@ -335,23 +219,112 @@ before the one it corrects."""
 
 @dataclass
 class Timeline:
-    """Tables along a game: before entry 1, and before every ``MARK_EVERY``-th entry after it.
+    """A game played entry by entry: where it stands now (its table, fair dice and close), what each entry
+    did, and tables along the way, before entry 1 and before every ``MARK_EVERY``-th entry after it.
 
-    A table is frozen, so keeping one costs a reference to what the game holds anyway. A correction of entry
-    ``t`` leaves every table before ``t`` as it was: :meth:`corrected` starts from the last one kept at or
-    before ``t`` and replays only what follows.
+    :meth:`extend` plays entries on, whether they are a whole game read back or the few another writer
+    added since (a catch-up); :meth:`moved_on` takes an entry a session played and wrote itself. A table is
+    frozen, so keeping one costs a reference to what the game holds anyway. A correction of entry ``t``
+    leaves every table before ``t`` as it was: :meth:`corrected` starts from the last one kept at or before
+    ``t`` and replays only what follows.
     """
 
     info: GameInfo
     marks: dict[int, Table]
     """Entry number ``s`` -> the table once every standing action of the entries before ``s`` is played."""
+    table: Table
+    """The table once every entry is played."""
+    entries: list[Entry] = field(default_factory=list)
+    events: list[tuple[int, AnyEvent]] = field(default_factory=list)
+    """Each event with the number of the entry that caused it."""
+    whose: dict[int, str | None] = field(default_factory=dict)
+    """For each standing entry, the player whose action it was (see ``acting_for``)."""
+    fair: FairState = field(default_factory=FairState)
+    """Where the fair dice stand (as they were set up, for other dice)."""
+    hands: list[Hand] = field(default_factory=list)
+    """Every hand of the fair dice so far (none, for other dice)."""
+    closed: bool = False
+    """Whether the last entry closed the table."""
+
+    @classmethod
+    def begin(cls, info: GameInfo) -> Timeline:
+        """A game as it was set up, before its first entry."""
+        table = new_table(info.ruleset, info.paytable, info.stakes)
+        return cls(info, {1: table}, table)
 
     @classmethod
     def of(cls, info: GameInfo, entries: Sequence[Entry]) -> Timeline:
-        return replay(info, entries).timeline
+        """The game that ``entries`` make."""
+        timeline = cls.begin(info)
+        timeline.extend(entries)
+        return timeline
 
-    def moved_on(self, entry: Entry, table: Table) -> None:
-        """Entry ``entry`` was written and led to ``table``."""
+    def copy(self) -> Timeline:
+        """A timeline that moves on apart from this one."""
+        return dataclasses.replace(
+            self,
+            marks=dict(self.marks),
+            entries=list(self.entries),
+            events=list(self.events),
+            whose=dict(self.whose),
+            hands=list(self.hands),
+        )
+
+    @property
+    def ledger(self) -> Ledger:
+        """Every hand of the fair dice, and where they stand now."""
+        return Ledger(tuple(self.hands), self.fair)
+
+    def replayed(self, *, closed: bool = False) -> ReplayedGame:
+        """The game as it stands, as :class:`ReplayedGame` holds it (``closed``: closed beside the chain)."""
+        return ReplayedGame(
+            self.info,
+            tuple(self.entries),
+            self.table,
+            tuple(self.events),
+            dict(self.whose),
+            self,
+            self.ledger,
+            self.closed or closed,
+        )
+
+    def recorded(self, entries: Sequence[Entry]) -> list[Recorded]:
+        """Each of ``entries`` (entries of this timeline) with its events."""
+        first = entries[0].seq if entries else 0
+        caused: dict[int, list[AnyEvent]] = {}
+        for seq, event in reversed(self.events):
+            if seq < first:
+                break
+            caused.setdefault(seq, []).insert(0, event)
+        return [Recorded(entry, tuple(caused.get(entry.seq, ()))) for entry in entries]
+
+    def extend(self, entries: Sequence[Entry]) -> list[Recorded]:
+        """Play ``entries``, those after the last this timeline has, and return each with its events: all of
+        them or, with an :class:`InvalidError` where one does not replay, none (the timeline is as it was).
+
+        A correction among them, which can change what came before it, has the whole game replayed.
+        """
+        if not entries:
+            return []
+        if not self.entries or any(isinstance(entry.item, Correction) for entry in entries):
+            whole = Timeline.begin(self.info)
+            whole._play_from(1, whole.table, [*self.entries, *entries], whole=True)
+            self._adopt(whole)
+        else:
+            self._follow(entries)
+        return self.recorded(entries)
+
+    def moved_on(self, entry: Entry, table: Table, events: Sequence[AnyEvent] = ()) -> None:
+        """Entry ``entry``, played by a session (``events`` what it did) and written, led to ``table``."""
+        item = entry.item
+        if isinstance(item, FairNote) or (self.info.dice is DiceKind.FAIR and isinstance(item, Roll)):
+            self.fair = noted(self.hands, self.fair, entry.seq, item)
+        if not isinstance(item, FairNote | Correction | Close):
+            self.whose[entry.seq] = acting_for(self.table, item)
+        self.closed = self.closed or isinstance(item, Close)
+        self.entries.append(entry)
+        self.events.extend((entry.seq, event) for event in events)
+        self.table = table
         if _marked(entry.seq + 1):
             self.marks[entry.seq + 1] = table
 
@@ -359,25 +332,37 @@ class Timeline:
         """The table ``entries`` lead to, the last of them correcting entry ``target``, and the timeline they
         make; an :class:`InvalidError` if they do not replay."""
         start = max(seq for seq in self.marks if seq <= target)
-        kept = {seq: table for seq, table in self.marks.items() if seq <= start}
-        timeline = Timeline(self.info, kept)
-        table = timeline.play(kept[start], entries, start, [], {})
-        return table, timeline
+        kept = Timeline(
+            self.info,
+            {seq: table for seq, table in self.marks.items() if seq <= start},
+            self.marks[start],
+            events=[(seq, event) for seq, event in self.events if seq < start],
+            whose={seq: name for seq, name in self.whose.items() if seq < start},
+            fair=self.fair,  # a correction touches no note or throw of the fair dice
+            hands=list(self.hands),
+            closed=self.closed,
+        )
+        kept._play_from(start, kept.table, entries, whole=False)
+        return kept.table, kept
 
-    def play(
-        self,
-        table: Table,
-        entries: Sequence[Entry],
-        start: int,
-        events: list[tuple[int, AnyEvent]],
-        whose: dict[int, str | None],
-    ) -> Table:
-        """Play the standing actions of entries ``start`` on from ``table``, marking tables as it goes."""
-        self.marks[start] = table
+    def _adopt(self, other: Timeline) -> None:
+        self.marks, self.table, self.entries = other.marks, other.table, other.entries
+        self.events, self.whose, self.closed = other.events, other.whose, other.closed
+        self.fair, self.hands = other.fair, other.hands
+
+    def _play_from(self, start: int, table: Table, entries: Sequence[Entry], *, whole: bool) -> None:
+        """Play the standing actions of ``entries`` (the whole game) from entry ``start`` on, from ``table``,
+        marking tables as it goes: this timeline becomes the game they make. A ``whole`` replay checks the
+        fair dice's notes and the close too; a correction (a session's, which has checked it) touches
+        neither."""
+        game = self.info.id
+        fair = fair_ledger(self.info, entries) if whole else self.ledger
         try:
+            closed = closed_at(entries) is not None if whole else self.closed
             standing_actions = effective_actions(entries)
         except InvalidError as error:
-            raise InvalidError(f"record of game {self.info.id} does not replay: {error}") from None
+            raise _refused(game, error) from None
+        self.marks[start] = table
         mark = start
         for seq, actor, action in standing_actions:
             if seq < start:
@@ -386,20 +371,63 @@ class Timeline:
                 if _marked(mark):
                     self.marks[mark] = table
                 mark += 1
-            whose[seq] = acting_for(table, action)
+            self.whose[seq] = acting_for(table, action)
             try:
                 table, new = apply_action(table, action, by=actor, seq=seq)
             except HazardError as error:
-                raise InvalidError(
-                    f"record of game {self.info.id} does not replay: entry {seq}: {error}"
-                ) from None
-            events.extend((seq, event) for event in new)
+                raise InvalidError(f"record of game {game} does not replay: entry {seq}: {error}") from None
+            self.events.extend((seq, event) for event in new)
         last = entries[-1].seq + 1 if entries else 1
         while mark <= last:
             if _marked(mark):
                 self.marks[mark] = table
             mark += 1
-        return table
+        self.table, self.entries, self.closed = table, list(entries), closed
+        self.fair, self.hands = fair.state, list(fair.hands)
+
+    def _follow(self, entries: Sequence[Entry]) -> None:
+        """Play ``entries``, none of them a correction, one by one on from where the game stands (a
+        catch-up): as :meth:`_play_from` would, for the cost of these alone. Nothing changes unless every
+        one of them plays."""
+        info, game = self.info, self.info.id
+        fair = info.dice is DiceKind.FAIR
+        table, dice, hands = self.table, self.fair, list(self.hands)
+        closer = self.entries[-1].seq if self.closed else None
+        marks: dict[int, Table] = {}
+        events: list[tuple[int, AnyEvent]] = []
+        whose: dict[int, str | None] = {}
+        for entry in entries:
+            item = entry.item
+            if closer is not None:
+                raise InvalidError(
+                    f"record of game {game} does not replay: entry {entry.seq} comes after entry {closer}, "
+                    "which closed the table"
+                )
+            if isinstance(item, Close):
+                closer = entry.seq
+            if isinstance(item, FairNote) and not fair:
+                raise _not_fair(info, entry)
+            if isinstance(item, FairNote) or (fair and isinstance(item, Roll)):
+                try:
+                    dice = noted(hands, dice, entry.seq, item)
+                except InvalidError as error:
+                    raise _refused(game, error) from None
+            if not isinstance(item, FairNote | Correction | Close):
+                whose[entry.seq] = acting_for(table, item)
+                try:
+                    table, new = apply_action(table, item, by=entry.actor, seq=entry.seq)
+                except HazardError as error:
+                    raise InvalidError(
+                        f"record of game {game} does not replay: entry {entry.seq}: {error}"
+                    ) from None
+                events.extend((entry.seq, event) for event in new)
+            if _marked(entry.seq + 1):  # the table before the next entry is kept, as replay keeps it
+                marks[entry.seq + 1] = table
+        self.marks.update(marks)
+        self.entries.extend(entries)
+        self.events.extend(events)
+        self.whose.update(whose)
+        self.table, self.fair, self.hands, self.closed = table, dice, hands, closer is not None
 
 
 def _marked(seq: int) -> bool:
@@ -428,71 +456,6 @@ def entry_note(actor: Actor, acting_for: str | None) -> str:
     if not actor.is_referee:
         return f"by {actor}"
     return "entered by the referee" + ("" if acting_for is None else f" for {acting_for}")
-
-
-def entry_to_json(actor: Actor, item: TableAction | Correction | FairNote | Close) -> dict[str, Any]:
-    """What the record stores for one entry: its actor, and its action, correction, fair dice's note or
-    close."""
-    if isinstance(item, Close):
-        return {"actor": actor_to_json(actor), CLOSE_TYPE: close_to_json(item)}
-    if isinstance(item, FairNote):
-        return {"actor": actor_to_json(actor), "fair": note_to_json(item)}
-    if isinstance(item, Correction):
-        replacement = None if item.replacement is None else action_to_json(item.replacement)
-        return {
-            "actor": actor_to_json(actor),
-            "correction": {"target": item.target, "replacement": replacement},
-        }
-    return {"actor": actor_to_json(actor), "action": action_to_json(item)}
-
-
-def entry_from_json(data: object) -> tuple[Actor, TableAction | Correction | FairNote | Close]:
-    """Read one stored entry: either form (a legacy entry, with no actor, reads as entered by the referee)."""
-    if isinstance(data, dict) and "actor" in data:
-        kinds = set(data) - {"actor"}
-        if kinds == {"action"}:
-            return actor_from_json(data["actor"]), action_from_json(data["action"])
-        if kinds == {"correction"}:
-            return actor_from_json(data["actor"]), _correction(data["correction"])
-        if kinds == {"fair"}:
-            return actor_from_json(data["actor"]), note_from_json(data["fair"])
-        if kinds == {CLOSE_TYPE}:
-            return actor_from_json(data["actor"]), close_from_json(data[CLOSE_TYPE])
-        raise InvalidError(
-            f"invalid entry {str(data)[:80]!r}: expected an actor with an action or a correction"
-        )
-    if isinstance(data, dict) and data.get("type") == "correction":
-        rest = {key: value for key, value in data.items() if key != "type"}
-        return REFEREE, _correction(rest)
-    return REFEREE, action_from_json(data)
-
-
-def _correction(data: object) -> Correction:
-    if not isinstance(data, dict) or set(data) != {"target", "replacement"}:
-        raise InvalidError(f"invalid correction {str(data)[:80]!r}: expected a target and a replacement")
-    target = data["target"]
-    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise InvalidError(f"invalid correction target {target!r}: expected an entry number")
-    replacement = data["replacement"]
-    return Correction(target, None if replacement is None else action_from_json(replacement))
-
-
-def info_json(info: GameInfo) -> dict[str, Any]:
-    """A game's setup as JSON values."""
-    return {
-        "id": info.id,
-        "format": info.format,
-        "created": info.created,
-        "label": info.label,
-        "kind": info.kind.value,
-        "ruleset": info.ruleset.id,
-        "paytable": info.paytable.id,
-        "stakes": info.stakes.value,
-        "dice": info.dice.value,
-        "fairness": info.dice.fairness,
-        "seed": info.seed,
-        "settings": dict(info.settings),
-    }
 
 
 def entry_data(entry: Entry) -> dict[str, Any]:

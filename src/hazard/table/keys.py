@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from hazard.core.errors import HazardError
 from hazard.table.actions import Actor, ActorError, Leave, Sit
-from hazard.table.game import Entry, effective_actions, entry_from_json
+from hazard.table.record_entries import Entry, effective_actions, entry_from_json
 from hazard.table.state import Table
 
 if TYPE_CHECKING:

@@ -36,11 +36,11 @@ from hazard.table.actions import (
 )
 from hazard.table.closing import Close
 from hazard.table.events import event_text
-from hazard.table.follow import Recorded
-from hazard.table.game import Correction, Entry, entry_text
+from hazard.table.game import Correction, Entry, Recorded, entry_text, load_game
 from hazard.table.keys import Holder
 from hazard.table.money import MoneyStyle
-from hazard.table.record import RecordUnavailable, StaleError
+from hazard.table.record_engine import RecordUnavailable
+from hazard.table.record_store import StaleError
 from hazard.table.roles import actor_of, check_role, role_of
 from hazard.table.session import Session
 
@@ -248,7 +248,7 @@ class LiveGame:
         known = self.answers.get(seq)
         if known is not None:
             return Answer(seq, known)
-        replayed = yield Step(partial(self.session.store.load, self.game))
+        replayed = yield Step(partial(load_game, self.session.store, self.game))
         return Answer(seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)])
 
     def _read_requests(self) -> None:

@@ -52,23 +52,24 @@ from hazard.table.fair import (
     new_client_seed,
     new_server_seed,
 )
-from hazard.table.follow import Recorded, follow
 from hazard.table.game import (
     Correction,
     Entry,
     GameInfo,
     GameKind,
+    Recorded,
     ReplayedGame,
     Timeline,
     check_correction,
     effective_actions,
     fair_ledger,
+    load_game,
     replay,
 )
 from hazard.table.keys import check_seating, now_text
 from hazard.table.lookalike import check_sit
 from hazard.table.money import MoneyStyle, command_style
-from hazard.table.record import GameStore, StaleError
+from hazard.table.record_store import GameStore, StaleError
 from hazard.table.roles import acts_for, names_stake_against_bank
 from hazard.table.setup import check_seats, table_paytable
 from hazard.table.state import Table, new_table
@@ -93,7 +94,8 @@ class Session:
     opening: tuple[Recorded, ...] = ()
     """The players seated when the game was started, as :meth:`start` recorded them."""
     timeline: Timeline | None = None
-    """Tables along the game, kept so that a correction replays only the entries after the one it corrects."""
+    """The game as played (:class:`~hazard.table.game.Timeline`): a correction replays from it only what
+    follows the entry corrected, and a catch-up plays on from it what other writers added."""
     fair: FairState | None = None
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
@@ -194,7 +196,7 @@ class Session:
         A game of another kind is refused: a game that throws its own dice cannot go on with typed dice, nor
         the other way round.
         """
-        replayed = store.load(store.latest(kind) if game is None else game)
+        replayed = load_game(store, store.latest(kind) if game is None else game)
         info = replayed.info
         if info.kind is not kind:
             raise IllegalError(
@@ -470,6 +472,8 @@ class Session:
         fair = self.fair.after(len(self.entries) + 1, note)
         entry = self._append(by, note, secret=secret, client=client)
         self.fair = fair
+        assert self.timeline is not None
+        self.timeline.moved_on(entry, self.table)
         done = Recorded(entry, ())
         self.news.append(done)
         return done
@@ -491,7 +495,7 @@ class Session:
         entry = self._append(by, action, client=client, key=key, claim=claim, revoke=ends)
         self.table = table
         assert self.timeline is not None
-        self.timeline.moved_on(entry, table)
+        self.timeline.moved_on(entry, table, events)
         done = Recorded(entry, events)
         self.news.append(done)  # before the notes of a hand's end, which follow it in the record
         if self.fair is not None:
@@ -549,44 +553,37 @@ class Session:
         return entry
 
     def catch_up(self) -> list[Recorded]:
-        """Reload the game from its record: the table as the record now has it, whoever wrote it.
+        """Bring the game up to its record: the table as the record now has it, whoever wrote it.
 
-        Returns the entries this session had not seen, with their events; they are also kept in
-        :attr:`news` until a front end takes them (a catch-up inside :meth:`act` returns nothing else).
+        The entries another writer added are read (each checked to follow the chain) and played on by the
+        session's :class:`~hazard.table.game.Timeline`, as a load plays a whole game; where they do not
+        follow, the whole game is read again. Returns the entries this session had not seen, with their
+        events; they are also kept in :attr:`news` until a front end takes them (a catch-up inside
+        :meth:`act` returns nothing else).
         """
         known = len(self.entries)
+        assert self.timeline is not None
+        caught: list[Recorded] | None = None
         if known:
             try:
-                caught = self._follow(self.store.entries_after(self.game, known))
+                caught = self.timeline.extend(self.store.entries_after(self.game, known))
             except HazardError:
-                caught = None  # a correction, or something that does not follow: replay the whole game
-            if caught is not None:
-                self.news.extend(caught)
-                return caught
-        replayed = self.store.load(self.game)
-        self.table = replayed.table
-        self.entries = list(replayed.entries)
-        self.timeline = replayed.timeline
-        self.closed = replayed.closed
+                caught = None  # something that does not follow: read the whole game again
+        if caught is None:
+            replayed = load_game(self.store, self.game)
+            self.timeline = replayed.timeline
+            self.entries = list(replayed.entries)
+            self.closed = replayed.closed
+            caught = self.timeline.recorded(replayed.entries[known:])
+        else:
+            self.entries.extend(recorded.entry for recorded in caught)
+            self.closed = self.closed or self.timeline.closed  # or closed beside the chain, in an old record
+        self.table = self.timeline.table
         if self.fair is not None:
-            self.fair = replayed.ledger.state
-            self.secret = self._kept_secret()
-        caught = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in self.entries[known:]]
+            self.fair = self.timeline.fair
+            self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
         self.news.extend(caught)
         return caught
-
-    def _follow(self, entries: Sequence[Entry]) -> list[Recorded] | None:
-        """Play the entries another writer made onto this session's table (:func:`follow`); None where one is
-        a correction. Nothing changes unless every entry plays."""
-        assert self.timeline is not None
-        followed = follow(self.timeline, self.table, self.fair, self.closed, entries)
-        if followed is None:
-            return None
-        self.table, self.fair, self.closed, self.timeline = followed.state
-        self.entries.extend(entries)
-        if self.fair is not None:
-            self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
-        return list(followed.done)
 
     def bots_act(self, *, call: bool = True) -> list[Recorded]:
         """Let the bots do all they want to do now: lay stakes, offer and take side bets, call a main.
@@ -614,6 +611,8 @@ class Session:
             raise ActorError(f"illegal close of table {self.game} by {by}: only its host closes the table")
         check_open(self.closed, self.game, "close")
         known, fair, secret = len(self.entries), self.fair, self.secret
+        assert self.timeline is not None
+        timeline = self.timeline.copy()
         try:
             with self.store.batch():
                 hand = None if fair is None else fair.current
@@ -626,8 +625,9 @@ class Session:
             del self.entries[known:]
             while self.news and self.news[-1].entry.seq > known:
                 self.news.pop()
-            self.fair, self.secret = fair, secret
+            self.fair, self.secret, self.timeline = fair, secret, timeline
             raise
+        self.timeline.moved_on(entry, self.table)
         self.closed, self.secret = True, None
         self.news.append(Recorded(entry, ()))
         return self._since(known)
@@ -668,6 +668,7 @@ class Session:
         except InvalidError as error:
             raise IllegalError(f"illegal correction of entry {target}: {error}") from None
         entry = self._append(by, correction)
+        timeline.entries[-1] = entry  # as written: its time is the record's
         self.table, self.timeline = table, timeline
         self.news.append(Recorded(entry, ()))
         return self.entries[target - 1], entry, self.table

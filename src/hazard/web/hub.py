@@ -66,6 +66,7 @@ from hazard.table import (
     entry_text,
     event_text,
     holds,
+    load_game,
     parse_money,
     request_key,
     table_json,
@@ -426,7 +427,7 @@ class Hub:
     def _load(self, game: int) -> LiveTable:
         if game not in self.store.heads([game]):
             raise NoSuchTable(f"illegal table {game}: there is no table {game}")
-        replayed = self.store.load(game)
+        replayed = load_game(self.store, game)
         if replayed.info.kind is not GameKind.WEB:
             raise NoSuchTable(
                 f"illegal table {game}: game {game} is a {replayed.info.kind.label} game, not a web table"

@@ -4,7 +4,7 @@ the game for every fetch.
 The export is ``hazard record export``'s JSON exactly (:func:`hazard.table.game_json`, which ``hazard
 verify`` reads), sent as a stream. What it costs is kept per game: the game as replayed, and each entry's
 encoded form (:func:`hazard.table.export_entry_json`). A fetch reads from the record only the entries after
-the last one kept, checked against the chain and played on (``GameStore.load_further``), and encodes those;
+the last one kept, checked against the chain and played on (``load_further``), and encodes those;
 everything else is sent as it was encoded the first time. Fetchers
 of one game wait for one another rather than each doing the work. A correction, which can change the
 standing of what came before it, makes the game be read and encoded whole again; so does a record that is
@@ -27,6 +27,8 @@ from hazard.table import (
     ReplayedGame,
     export_entry_json,
     game_json,
+    load_further,
+    load_game,
     standing,
 )
 
@@ -95,7 +97,7 @@ class Exports:
     def _brought_up(self, game: int, kept: _Export | None) -> _Export:
         if kept is not None:
             try:
-                further = self.store.load_further(kept.game)
+                further = load_further(self.store, kept.game)
             except HazardError:  # not chained, or not as kept: read whole below, which names what is wrong
                 further = None
             if further is not None:
@@ -105,7 +107,7 @@ class Exports:
                 if any(isinstance(entry.item, Correction) for entry in more):
                     return _export(further, _encoded(further, 1))  # standings before it may have changed
                 return _export(further, kept.texts + _encoded(further, len(kept.texts) + 1))
-        replayed = self.store.load(game)
+        replayed = load_game(self.store, game)
         return _export(replayed, _encoded(replayed, 1))
 
     async def stream(self, game: int) -> Iterator[bytes]:
