@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hazard.core.errors import InvalidError
+from hazard.core.numbers import parse_fraction, parse_whole
 from hazard.table.action_registry import form_for_verb, verbs
 from hazard.table.actors import MAX_NAME, Actor
 from hazard.table.money import check_odds, parse_money
@@ -34,13 +35,12 @@ __all__ = [
 THROW_WORDS = frozenset({"throw", "t", "roll"})
 ROLL_LIKE = re.compile(r"^[0-9]{2}$|^[0-9]\s*[-,+/x ]\s*[0-9]$")
 MAIN = re.compile(r"^[0-9]{1,2}$")
-_BET_NUMBER = re.compile(r"^#?([0-9]{1,9})$")
+_MAX_BET = 10**9 - 1
 _NAME_TOKEN = re.compile(r'^\s*("([^"]*)"|(\S+))\s*(.*)$', re.DOTALL)
 ON = re.compile(r"\s+on\s+", re.IGNORECASE)
 AT_ODDS = re.compile(r"\s+at\s+(?P<odds>\S[^\n]*?)\s*$", re.IGNORECASE)
-_ODDS = re.compile(
-    r"(?P<a>[0-9]{1,12}(?:\.[0-9]{1,6})?)(?:\s*(?:/|:|to)\s*(?P<b>[0-9]{1,12}))?", re.IGNORECASE
-)
+_ODDS_BETWEEN = re.compile(r"\s*(?:/|:|to)\s*", re.IGNORECASE)
+_ODDS_SIDE = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,6})?")
 AS_BOT = re.compile(r"\s+as\s+(?:an?\s+)?(?P<policy>\S+)(?:\s+bot)?\s*$", re.IGNORECASE)
 MAX_TEXT = 400
 
@@ -111,29 +111,35 @@ class Reader:
         return name, parse_money(money, what=what)
 
 
-def bet_number(text: str, what: str = "side bet number", pattern: re.Pattern[str] = _BET_NUMBER) -> int:
-    """A side bet's number as typed (``3`` or ``#3``)."""
-    match = pattern.match(text)
-    if match is None:
-        raise InvalidError(f"invalid {what} {text[:60]!r}: expected a whole number")
-    return int(match.group(1) if match.groups() else match.group(0))
+def bet_number(text: str, what: str = "side bet number") -> int:
+    """A side bet's number as typed (``3`` or ``#3``): the one reader of whole numbers, after the ``#``."""
+    return parse_whole(text.removeprefix("#"), what=what, maximum=_MAX_BET, expected="a whole number")
+
+
+_ODDS_FORMS = "odds above 0 such as 2/1, 5:2, 3 to 1 or evens"
 
 
 def parse_odds(text: str | None) -> Fraction:
     """Odds as people write them: ``2/1``, ``5:2``, ``3 to 1``, ``1.5`` or ``evens`` (None: even money).
 
-    >>> parse_odds("5:2"), parse_odds("evens")
-    (Fraction(5, 2), Fraction(1, 1))
+    The two sides are read by the one reader of numbers; this adds only the forms of odds (the ``:`` or
+    ``to`` between them, ``evens``), and refuses any text that is not one with one message.
+
+    >>> parse_odds("5:2"), parse_odds("evens"), parse_odds("3 to 1")
+    (Fraction(5, 2), Fraction(1, 1), Fraction(3, 1))
     """
     if text is None or text.lower() in ("evens", "even money", "even"):
         return Fraction(1)
-    match = _ODDS.fullmatch(text)
-    if match is None or (match["b"] is not None and int(match["b"]) == 0):
-        raise InvalidError(
-            f"invalid odds {text[:40]!r}: expected odds above 0 such as 2/1, 5:2, 3 to 1 or evens"
-        )
-    odds = Fraction(match["a"]) / (1 if match["b"] is None else int(match["b"]))
-    return check_odds(odds, text=text)
+    refusal = InvalidError(f"invalid odds {text[:40]!r}: expected {_ODDS_FORMS}")
+    sides = _ODDS_BETWEEN.split(text, maxsplit=1)
+    if not _ODDS_SIDE.fullmatch(sides[0]):  # a decimal or whole number, unsigned
+        raise refusal
+    try:
+        top = parse_fraction(sides[0], what="odds", most=None, finest=None)
+        bottom = 1 if len(sides) == 1 else parse_whole(sides[1], what="odds", low=1, expected=_ODDS_FORMS)
+    except InvalidError:
+        raise refusal from None
+    return check_odds(top / bottom, text=text)
 
 
 # --- names ------------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
+from hazard.core.numbers import check_whole
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
@@ -293,10 +294,9 @@ def game_number_refusal(given: object) -> InvalidError:
 
 
 def check_game_number(game: int) -> int:
-    """``game`` as a game number a record can hold; else refused (before any database is asked)."""
-    if not 1 <= game <= MAX_GAME:
-        raise game_number_refusal(game)
-    return game
+    """``game`` as a game number a record can hold; else refused (before any database is asked), as
+    :func:`game_number_refusal` words it."""
+    return check_whole(game, what="game", low=1, high=MAX_GAME, expected=GAME_NUMBERS)
 
 
 @dataclass(frozen=True, slots=True)
