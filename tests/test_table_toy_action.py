@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,9 @@ import pytest
 from tests.commandline import feed, run
 
 from hazard.table import (
+    REFEREE,
     ActionType,
+    Actor,
     GameStore,
     HandlerContext,
     HelpLine,
@@ -28,6 +31,7 @@ from hazard.table import (
     register_action,
     unregister_action,
 )
+from hazard.table import Stake as BuiltInStake
 
 TOASTS: list[tuple[str, str]] = []
 """What the toy handler was asked to play: who toasted, and to what."""
@@ -77,8 +81,6 @@ def toasting() -> Iterator[None]:
 
 
 def test_a_registered_action_is_read_written_and_stored_as_the_built_in_ones_are(toasting: None) -> None:
-    from hazard.table import REFEREE, Actor
-
     action = parse_action("toast good   luck", by=Actor.player("Ann"))
     assert action == Toast("Ann", "good luck")
     assert parse_action('toast "Ann Lee" luck', by=REFEREE) == Toast("Ann Lee", "luck")
@@ -128,3 +130,16 @@ def test_a_toy_action_is_played_through_the_web_api(toasting: None, tmp_path: Pa
 def test_unregistered_the_toy_action_is_gone() -> None:
     assert "toast" not in [form.verb for form in action_forms()]
     assert not is_verb("toast")
+
+
+def test_an_action_type_is_registered_once_and_no_verb_twice(toasting: None) -> None:
+    with pytest.raises(ValueError, match=r"^invalid action type Toast: it is registered already"):
+        register_action(Toast, toast)
+
+    @dataclass(frozen=True, slots=True)
+    class Stake(Toast):
+        VERB = "stake"
+
+    with pytest.raises(ValueError, match=r"^invalid action type Stake \(verb 'stake'\)"):
+        register_action(Stake, toast)
+    assert parse_action("stake 5", by=Actor.player("Ann")) == BuiltInStake("Ann", Fraction(5))
