@@ -24,11 +24,14 @@ from hazard.table.money import MoneyStyle, format_money, parse_money
 
 __all__ = [
     "ActionForm",
+    "Amount",
     "Fields",
     "HelpLine",
     "action_from_json",
     "action_text",
     "action_to_json",
+    "field_names",
+    "fields_json",
     "form_for_verb",
     "form_of",
     "forms",
