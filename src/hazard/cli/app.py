@@ -103,9 +103,8 @@ def whole_number(text: str, *, what: str, low: int = 0, high: int = MAX_WHOLE, e
     ...
     hazard.core.errors.InvalidError: invalid --seed '-1': expected a whole number from 0 to 99
     """
-    return parse_whole(
-        text, what=what, low=low, maximum=high, expected=expected or f"a whole number from {low} to {high}"
-    )
+    expected = expected or f"a whole number from {low} to {high}"
+    return parse_whole(text, what=what, low=low, maximum=high, expected=expected, says_bounds=True)
 
 
 def decimal_number(text: str, *, what: str) -> float:

@@ -172,12 +172,13 @@ def parse_whole(
     expected: str | None = None,
     low: int = 0,
     maximum: int = MAX_NUMERATOR,
+    says_bounds: bool = False,
 ) -> int:
     """Read a whole number from ``low`` to ``maximum`` (the caller's bounds) in ASCII digits, bounded in
     length as :func:`parse_fraction` is; anything else (a sign, a fraction, a decimal, another script's
     digits, a number out of bounds) is one :class:`InvalidError` naming ``what`` and saying ``expected`` and
-    why. Where the caller's ``expected`` states the bounds (``a whole number from 1 to 65535``), a number
-    out of them says nothing more; by default (``a whole number such as "7"``) it says which bound.
+    why: which bound, or that it is no fraction, unless ``says_bounds`` (the caller's ``expected`` states
+    the bounds itself, as ``a whole number from 1 to 65535`` does).
 
     >>> parse_whole("12", what="number of throws")
     12
@@ -185,12 +186,12 @@ def parse_whole(
     Traceback (most recent call last):
     ...
     hazard.core.errors.InvalidError: invalid total '⑦': expected a whole number such as "7" in ASCII digits (0-9)
-    >>> parse_whole("0", what="--port", low=1, maximum=65535, expected="a whole number from 1 to 65535")
+    >>> parse_whole("0", what="--port", low=1, maximum=65535, expected="a port from 1 to 65535", says_bounds=True)
     Traceback (most recent call last):
     ...
-    hazard.core.errors.InvalidError: invalid --port '0': expected a whole number from 1 to 65535
+    hazard.core.errors.InvalidError: invalid --port '0': expected a port from 1 to 65535
     """  # noqa: E501
-    said = expected is not None
+    said = says_bounds
     expected = expected if expected is not None else 'a whole number such as "7"'
     match = _WHOLE.fullmatch(text) if isinstance(text, str) and len(text) <= MAX_NUMBER_TEXT else None
     if match is None:
