@@ -11,7 +11,17 @@ from fractions import Fraction
 
 import pytest
 
-from hazard.cli.commands import PLAY_HELP, REFEREE_HELP, Act, Command, Fix, Meta, parse_line
+from hazard.cli.commands import (
+    PLAY_HELP,
+    REFEREE_HELP,
+    Act,
+    Command,
+    Fix,
+    Meta,
+    parse_line,
+    play_help,
+    referee_help,
+)
 from hazard.core.errors import InvalidError
 from hazard.table import (
     REFEREE,
@@ -238,6 +248,54 @@ def test_help_lists_what_each_prompt_understands() -> None:
     assert "fix N COMMAND" in REFEREE_HELP
     assert "log" in REFEREE_HELP
     assert "£1 10s" in REFEREE_HELP
+
+
+# The help as it was written by hand before it was generated from the action types' own usage.
+_PLAY_HELP_BEFORE = """\
+Commands (Enter alone throws the dice):
+  stake AMOUNT                    stake against the caster before the round begins, e.g. stake 5, stake 2.50,
+                                  stake 5/3, stake £1 10s; holding the dice against a bank, name your stake
+  withdraw                        take back your stakes before the round begins
+  call MAIN  (or just MAIN)       call the main when you hold the dice, e.g. call 7
+  throw  (or Enter)               throw the dice when you hold them, or let the bot holding them throw
+  offer AMOUNT on BET [at ODDS]   offer a side bet, e.g. offer 2 on 4 or 10 before 7, or ... at 2/1
+  take N                          take side bet #N, laying against it
+  cancel N                        withdraw your side bet #N before anyone takes it
+  pass                            give up the dice between rounds
+  seed TEXT                       your own seed for the fair dice from the next hand on (before its first
+                                  throw): the dice's seed is committed first, so nobody can fit it to yours
+  bets                            the even-money side bets of the 1674 source
+  table                           show the table
+  quit                            leave; the game is saved (hazard play --resume)
+  close                           end the game for good: nothing more may be done, the hand's seed is shown"""
+
+_REFEREE_HELP_BEFORE = """\
+Commands (names in any case; entry numbers are the [N] before each recorded line):
+  3-4  or  3 4  or  throw 3-4     the dice as they fell
+  call MAIN                       the caster calls the main, e.g. call 7
+  stake NAME AMOUNT [consent]     NAME stakes against the caster ('consent': the caster agreed, once the
+                                  chance is set, where everyone bets against the caster)
+  withdraw NAME                   NAME takes back their stakes before the round begins
+  offer NAME AMOUNT on BET [at ODDS]   a side bet, e.g. offer Cat 2 on 4 or 10 before 7
+  take N NAME                     NAME takes side bet #N
+  cancel N                        side bet #N is withdrawn before anyone takes it
+  pass                            the caster gives up the dice between rounds
+  sit NAME BANKROLL               someone joins the table
+  leave NAME                      NAME gets up from the table with his bankroll, between his rounds
+  undo                            void the last action standing (a correction entry; nothing is deleted)
+  void N                          void entry N
+  fix N COMMAND                   entry N should have been COMMAND, e.g. fix 7 3-4
+  log                             every entry of the record, with its standing and what it did
+  bets                            the even-money side bets of the 1674 source
+  table                           show the table
+  quit                            leave; the game is saved (hazard referee --resume)
+  close                           end the game for good: nothing more may be done
+Sums may be written 5, 2.50, 5/3, £1 10s or 7s 6d."""
+
+
+def test_help_is_generated_from_the_action_types_word_for_word_as_it_was_written() -> None:
+    assert PLAY_HELP == play_help() == _PLAY_HELP_BEFORE
+    assert REFEREE_HELP == referee_help() == _REFEREE_HELP_BEFORE
 
 
 _HUGE = "9" * 5000  # past the 4,300 digits int() converts

@@ -207,7 +207,11 @@ BAD_AS_CASTER = [
     ("stake -5", "error: invalid stake '-5': expected more than 0"),
     ("stake 0", "error: invalid stake '0': expected more than 0"),
     ("stake abc", "error: invalid stake 'abc': expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"),
-    ("stake 1/0", "error: invalid stake '1/0': a fraction cannot divide by 0"),
+    (
+        "stake 1/0",
+        "error: invalid stake '1/0': expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d, with a denominator"
+        " of 1 or more",
+    ),
     ("stake £110s", "error: invalid stake '£110s': expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"),
     ("stake " + "9" * 70, "error: invalid stake '9999999999999999…' (70 characters): expected at most 64"),
     (

@@ -16,7 +16,7 @@ from hazard.table.money import MoneyStyle, check_sum, format_money, money_text, 
 FORMS = "expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"
 TOO_MUCH = "expected at most 1000000000000 units"
 TOO_FINE = "expected a denominator of at most 1000000000 (in units, in lowest terms)"
-DIVIDES_BY_0 = "a fraction cannot divide by 0"
+DIVIDES_BY_0 = FORMS + ", with a denominator of 1 or more"  # as the one reader of numbers says it
 NOT_POSITIVE = "expected more than 0"
 
 # amount, DECIMAL, EXACT, LSD

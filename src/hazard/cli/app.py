@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hazard.core.errors import InvalidError, quoted
+from hazard.core.numbers import parse_fraction, parse_whole
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,6 +70,7 @@ class TextFormat(enum.Enum):
 MAX_WHOLE = 2**63 - 1
 """The largest whole number any option takes: the most a database's integer column or native code holds."""
 _WORD = 160
+_DECIMALS = "a number such as 100 or 2.5 (digits, and at most one point)"
 _DECIMAL = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,15})?|\.[0-9]{1,15}")
 
 
@@ -101,15 +103,8 @@ def whole_number(text: str, *, what: str, low: int = 0, high: int = MAX_WHOLE, e
     ...
     hazard.core.errors.InvalidError: invalid --seed '-1': expected a whole number from 0 to 99
     """
-    body = text.strip()
-    digits = body.lstrip("0") or "0"
-    if not (
-        body.isascii() and body.isdigit() and len(digits) <= len(str(high)) and low <= int(digits) <= high
-    ):
-        raise InvalidError(
-            f"invalid {what} {quoted(text)}: expected {expected or f'a whole number from {low} to {high}'}"
-        )
-    return int(digits)
+    expected = expected or f"a whole number from {low} to {high}"
+    return parse_whole(text, what=what, low=low, maximum=high, expected=expected, says_bounds=True)
 
 
 def decimal_number(text: str, *, what: str) -> float:
@@ -119,12 +114,11 @@ def decimal_number(text: str, *, what: str) -> float:
     2.5
     """
     body = text.strip()
-    if not (body.isascii() and _DECIMAL.fullmatch(body)):
-        raise InvalidError(
-            f"invalid {what} {quoted(text)}: expected a number such as 100 or 2.5 (digits, and at most one "
-            "point)"
-        )
-    value = float(body)
+    if not (body.isascii() and _DECIMAL.fullmatch(body)):  # its own form: no sign, no fraction
+        raise InvalidError(f"invalid {what} {quoted(text)}: expected {_DECIMALS}")
+    # Its own digits bound it (15 either side of the point), not the bounds of a sum or of odds.
+    number = parse_fraction(f"0{body}" if body[:1] == "." else body, what=what, most=None, finest=None)
+    value = float(number)
     assert math.isfinite(value)  # at most 15 digits either side of the point
     return value
 

@@ -15,15 +15,27 @@ from hazard.table import (
     FIX_USAGE,
     Actor,
     Fix,
+    HelpLine,
     SetSeed,
     TableAction,
     ThrowDice,
+    action_forms,
     is_verb,
     parse_action,
     parse_fix,
 )
 
-__all__ = ["PLAY_HELP", "REFEREE_HELP", "Act", "Command", "Fix", "Meta", "parse_line"]
+__all__ = [
+    "PLAY_HELP",
+    "REFEREE_HELP",
+    "Act",
+    "Command",
+    "Fix",
+    "Meta",
+    "parse_line",
+    "play_help",
+    "referee_help",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,43 +107,67 @@ def _fix(text: str, by: Actor, players: Sequence[str]) -> Fix:
     return fix
 
 
-PLAY_HELP = """\
-Commands (Enter alone throws the dice):
-  stake AMOUNT                    stake against the caster before the round begins, e.g. stake 5, stake 2.50,
-                                  stake 5/3, stake £1 10s; holding the dice against a bank, name your stake
-  withdraw                        take back your stakes before the round begins
-  call MAIN  (or just MAIN)       call the main when you hold the dice, e.g. call 7
-  throw  (or Enter)               throw the dice when you hold them, or let the bot holding them throw
-  offer AMOUNT on BET [at ODDS]   offer a side bet, e.g. offer 2 on 4 or 10 before 7, or ... at 2/1
-  take N                          take side bet #N, laying against it
-  cancel N                        withdraw your side bet #N before anyone takes it
-  pass                            give up the dice between rounds
-  seed TEXT                       your own seed for the fair dice from the next hand on (before its first
-                                  throw): the dice's seed is committed first, so nobody can fit it to yours
-  bets                            the even-money side bets of the 1674 source
-  table                           show the table
-  quit                            leave; the game is saved (hazard play --resume)
-  close                           end the game for good: nothing more may be done, the hand's seed is shown"""
+# The order each help lists the actions in (what a player does most, first); an action type registered later
+# comes after them, in the order it was registered.
+_PLAY_ORDER = ("stake", "withdraw", "call", "throw", "offer", "take", "cancel", "pass", "seed")
+_REFEREE_ORDER = ("throw", "call", "stake", "withdraw", "offer", "take", "cancel", "pass", "sit", "leave")
+_SCREEN = (
+    HelpLine("bets", "the even-money side bets of the 1674 source"),
+    HelpLine("table", "show the table"),
+)
+_PLAY_END = (
+    *_SCREEN,
+    HelpLine("quit", "leave; the game is saved (hazard play --resume)"),
+    HelpLine("close", "end the game for good: nothing more may be done, the hand's seed is shown"),
+)
+_REFEREE_END = (
+    HelpLine("undo", "void the last action standing (a correction entry; nothing is deleted)"),
+    HelpLine("void N", "void entry N"),
+    HelpLine("fix N COMMAND", "entry N should have been COMMAND, e.g. fix 7 3-4"),
+    HelpLine("log", "every entry of the record, with its standing and what it did"),
+    *_SCREEN,
+    HelpLine("quit", "leave; the game is saved (hazard referee --resume)"),
+    HelpLine("close", "end the game for good: nothing more may be done"),
+)
+_COLUMN = 32
 
-REFEREE_HELP = """\
-Commands (names in any case; entry numbers are the [N] before each recorded line):
-  3-4  or  3 4  or  throw 3-4     the dice as they fell
-  call MAIN                       the caster calls the main, e.g. call 7
-  stake NAME AMOUNT [consent]     NAME stakes against the caster ('consent': the caster agreed, once the
-                                  chance is set, where everyone bets against the caster)
-  withdraw NAME                   NAME takes back their stakes before the round begins
-  offer NAME AMOUNT on BET [at ODDS]   a side bet, e.g. offer Cat 2 on 4 or 10 before 7
-  take N NAME                     NAME takes side bet #N
-  cancel N                        side bet #N is withdrawn before anyone takes it
-  pass                            the caster gives up the dice between rounds
-  sit NAME BANKROLL               someone joins the table
-  leave NAME                      NAME gets up from the table with his bankroll, between his rounds
-  undo                            void the last action standing (a correction entry; nothing is deleted)
-  void N                          void entry N
-  fix N COMMAND                   entry N should have been COMMAND, e.g. fix 7 3-4
-  log                             every entry of the record, with its standing and what it did
-  bets                            the even-money side bets of the 1674 source
-  table                           show the table
-  quit                            leave; the game is saved (hazard referee --resume)
-  close                           end the game for good: nothing more may be done
-Sums may be written 5, 2.50, 5/3, £1 10s or 7s 6d."""
+
+def _lines(lines: Sequence[HelpLine]) -> list[str]:
+    out = []
+    for line in lines:
+        first, *more = line.meaning.split("\n")
+        command = line.command.ljust(_COLUMN) if len(line.command) < _COLUMN else f"{line.command}   "
+        out.append(f"  {command}{first}")
+        out.extend(f"  {' ' * _COLUMN}{rest}" for rest in more)
+    return out
+
+
+def _ordered(order: Sequence[str]) -> list[str]:
+    verbs = [*order, *(form.verb for form in action_forms() if form.verb not in order)]
+    return [form.verb for verb in verbs for form in action_forms() if form.verb == verb]
+
+
+def play_help() -> str:
+    """The player's help: each action's lines as its type gives them (``PLAY_HELP`` for the built-in ones)."""
+    by_verb = {form.verb: form for form in action_forms()}
+    actions = [line for verb in _ordered(_PLAY_ORDER) for line in by_verb[verb].play_help]
+    return "\n".join(["Commands (Enter alone throws the dice):", *_lines([*actions, *_PLAY_END])])
+
+
+def referee_help() -> str:
+    """The referee's help: each action's lines as its type gives them, then the corrections."""
+    by_verb = {form.verb: form for form in action_forms()}
+    actions = [line for verb in _ordered(_REFEREE_ORDER) for line in by_verb[verb].referee_help]
+    return "\n".join(
+        [
+            "Commands (names in any case; entry numbers are the [N] before each recorded line):",
+            *_lines([*actions, *_REFEREE_END]),
+            "Sums may be written 5, 2.50, 5/3, £1 10s or 7s 6d.",
+        ]
+    )
+
+
+PLAY_HELP = play_help()
+"""The player's help for the built-in actions."""
+REFEREE_HELP = referee_help()
+"""The referee's help for the built-in actions."""

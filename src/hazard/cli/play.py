@@ -25,7 +25,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from hazard.cli.app import PaytableOption, app, console, one_line, refuse_with, whole_number
-from hazard.cli.commands import PLAY_HELP, REFEREE_HELP, Act, Fix, Meta, parse_line
+from hazard.cli.commands import Act, Fix, Meta, parse_line, play_help, referee_help
 from hazard.cli.record import DbOption, MoneyOption, game_number
 from hazard.cli.tableview import entries_view, info_text, round_line, rules_text, table_view
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
@@ -133,7 +133,10 @@ class TableLoop:
     """What ``play`` and ``referee`` share: the prompt loop, the table, the events of each action."""
 
     prompt = "> "
-    help_text = ""
+
+    def help_text(self) -> str:
+        """The help this prompt shows: generated from the action types registered now."""
+        return ""
 
     def __init__(self, live: LiveGame, screen: Screen, db: str | None, money: MoneyStyle) -> None:
         self.live = live
@@ -277,7 +280,7 @@ class TableLoop:
             self.tell()
             return False
         if word == "help":
-            self.screen.say(self.help_text)
+            self.screen.say(self.help_text())
         elif word == "bets":
             self.screen.say("Even-money side bets from 002_e25665f301869517.txt: " + "; ".join(SOURCE_BETS))
         elif word == "log":
@@ -290,7 +293,8 @@ class TableLoop:
 class PlayLoop(TableLoop):
     """``hazard play``: you, bots, and dice the game throws."""
 
-    help_text = PLAY_HELP
+    def help_text(self) -> str:
+        return play_help()
 
     def __init__(self, live: LiveGame, screen: Screen, db: str | None, money: MoneyStyle, you: str) -> None:
         super().__init__(live, screen, db, money)
@@ -353,7 +357,9 @@ class RefereeLoop(TableLoop):
     """``hazard referee``: people at a table with real dice; the referee types in what happens."""
 
     prompt = "referee> "
-    help_text = REFEREE_HELP
+
+    def help_text(self) -> str:
+        return referee_help()
 
     @property
     def by(self) -> Actor:

@@ -32,6 +32,7 @@ __all__ = [
     "MAX_NUMBER_TEXT",
     "MAX_NUMERATOR",
     "bounded_fraction",
+    "check_whole",
     "fraction_text",
     "parse_fraction",
     "parse_whole",
@@ -107,7 +108,14 @@ def bounded_fraction(value: int | Fraction, *, what: str, expected: str = EXPECT
     return number
 
 
-def parse_fraction(text: str, *, what: str, expected: str = EXPECTED_NUMBER) -> Fraction:
+def parse_fraction(
+    text: str,
+    *,
+    what: str,
+    expected: str = EXPECTED_NUMBER,
+    most: int | None = MAX_NUMERATOR,
+    finest: int | None = MAX_DENOMINATOR,
+) -> Fraction:
     """Read a number written as a whole number (``"2"``, ``"-3"``), a decimal (``"2.5"``) or a fraction
     (``"3/2"``, ``"3 / 2"``), in ASCII digits, in at most :data:`MAX_NUMBER_TEXT` characters, and within
     :func:`bounded_fraction`'s bounds.
@@ -115,7 +123,9 @@ def parse_fraction(text: str, *, what: str, expected: str = EXPECTED_NUMBER) -> 
     Anything else is one :class:`InvalidError` that names ``what``, quotes the text (cut short if long) and
     says ``expected`` and why the text is not it: other scripts' digits (``"٣"``, ``"²"``), an exponent
     (``"1e400"``), a zero denominator, too many characters, too large a number. The work done is bounded by
-    the length limit, whatever the text.
+    the length limit, whatever the text. The bounds are the caller's: ``most`` (the largest numerator in
+    size) and ``finest`` (the largest denominator), each None where the caller checks its own (a sum of
+    money, in its own unit, after its own forms).
 
     >>> parse_fraction(" 10 / 4 ", what="odds"), parse_fraction("-0.125", what="stake")
     (Fraction(5, 2), Fraction(-1, 8))
@@ -142,17 +152,33 @@ def parse_fraction(text: str, *, what: str, expected: str = EXPECTED_NUMBER) -> 
         number = Fraction(int(whole))
     if sign:
         number = -number
-    if abs(number.numerator) > MAX_NUMERATOR or number.denominator > MAX_DENOMINATOR:
-        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}, {_BOUNDS}")
+    if (most is not None and abs(number.numerator) > most) or (
+        finest is not None and number.denominator > finest
+    ):
+        bounds = _BOUNDS if (most, finest) == (MAX_NUMERATOR, MAX_DENOMINATOR) else _bounds(most, finest)
+        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}, {bounds}")
     return number
 
 
+def _bounds(most: int | None, finest: int | None) -> str:
+    parts = [] if most is None else [f"at most {most:,} in size"]
+    return ", ".join([*parts, *([] if finest is None else [f"with a denominator of at most {finest:,}"])])
+
+
 def parse_whole(
-    text: str, *, what: str, expected: str = 'a whole number such as "7"', maximum: int = MAX_NUMERATOR
+    text: str,
+    *,
+    what: str,
+    expected: str | None = None,
+    low: int = 0,
+    maximum: int = MAX_NUMERATOR,
+    says_bounds: bool = False,
 ) -> int:
-    """Read a whole number from 0 to ``maximum`` (at most :data:`MAX_NUMERATOR`) in ASCII digits, bounded in
+    """Read a whole number from ``low`` to ``maximum`` (the caller's bounds) in ASCII digits, bounded in
     length as :func:`parse_fraction` is; anything else (a sign, a fraction, a decimal, another script's
-    digits) is an :class:`InvalidError` naming ``what`` and saying ``expected`` and why.
+    digits, a number out of bounds) is one :class:`InvalidError` naming ``what`` and saying ``expected`` and
+    why: which bound, or that it is no fraction, unless ``says_bounds`` (the caller's ``expected`` states
+    the bounds itself, as ``a whole number from 1 to 65535`` does).
 
     >>> parse_whole("12", what="number of throws")
     12
@@ -160,16 +186,44 @@ def parse_whole(
     Traceback (most recent call last):
     ...
     hazard.core.errors.InvalidError: invalid total '⑦': expected a whole number such as "7" in ASCII digits (0-9)
+    >>> parse_whole("0", what="--port", low=1, maximum=65535, expected="a port from 1 to 65535", says_bounds=True)
+    Traceback (most recent call last):
+    ...
+    hazard.core.errors.InvalidError: invalid --port '0': expected a port from 1 to 65535
     """  # noqa: E501
-    maximum = min(maximum, MAX_NUMERATOR)
+    said = says_bounds
+    expected = expected if expected is not None else 'a whole number such as "7"'
     match = _WHOLE.fullmatch(text) if isinstance(text, str) and len(text) <= MAX_NUMBER_TEXT else None
     if match is None:
-        number = parse_fraction(text, what=what, expected=expected)  # raises, saying why, if not a number
-        why = "not a fraction" if number.denominator != 1 else "0 or more"
-        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}, {why}")
-    value = int(match.group(1))
-    if value > maximum:
-        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}, at most {maximum:,}")
+        number = parse_fraction(
+            text, what=what, expected=expected, most=None, finest=None
+        )  # raises, saying why
+        why = "" if said else ", not a fraction" if number.denominator != 1 else f", {low} or more"
+        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}{why}")
+    digits = match.group(1).lstrip("0") or "0"
+    # The digits are counted before int(), so no length of text reaches it.
+    value = int(digits) if len(digits) <= len(str(maximum)) else maximum + 1
+    if value > maximum or value < low:
+        why = "" if said else f", at most {maximum:,}" if value > maximum else f", {low} or more"
+        raise InvalidError(f"invalid {what} {quoted(text)}: expected {expected}{why}")
+    return value
+
+
+def check_whole(value: int, *, what: str, low: int, high: int, expected: str) -> int:
+    """``value``, a whole number that came as a number (a path's, a caller's), if it is from ``low`` to
+    ``high``; else the refusal :func:`parse_whole` gives the same number typed: ``invalid WHAT 'N': expected
+    EXPECTED``.
+
+    >>> check_whole(0, what="game", low=1, high=9, expected="a game number from 1 to 9")
+    Traceback (most recent call last):
+    ...
+    hazard.core.errors.InvalidError: invalid game '0': expected a game number from 1 to 9
+    """
+    if not low <= value <= high:
+        big = value.bit_length() > 256  # str() of 4,300 digits is refused
+        raise InvalidError(
+            f"invalid {what} {'too large' if big else quoted(str(value))}: expected {expected}"
+        )
     return value
 
 

@@ -22,10 +22,14 @@ table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact frac
 """
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError
+from hazard.table.action_reader import Reader
+from hazard.table.action_registry import ActionForm, Fields, HelpLine
+from hazard.table.action_registry import forms as action_forms
 from hazard.table.actions import (
     DICE,
     FIX_USAGE,
     REFEREE,
+    ActionType,
     Actor,
     ActorError,
     ActorKind,
@@ -48,7 +52,9 @@ from hazard.table.actions import (
     action_text,
     action_to_json,
     check_name,
+    is_action,
     is_verb,
+    name_text,
     parse_action,
     parse_fix,
     parse_odds,
@@ -135,7 +141,14 @@ from hazard.table.roles import (
 )
 from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
-from hazard.table.transitions import acting_for, apply_action
+from hazard.table.transitions import (
+    Handler,
+    HandlerContext,
+    acting_for,
+    apply_action,
+    register_action,
+    unregister_action,
+)
 from hazard.table.verify import HandCheck, Verification, verify_game
 
 __all__ = [
@@ -150,6 +163,8 @@ __all__ = [
     "SETTING_STAKING",
     "SETTING_UNIT",
     "Access",
+    "ActionForm",
+    "ActionType",
     "Actor",
     "ActorError",
     "ActorKind",
@@ -177,6 +192,7 @@ __all__ = [
     "Entry",
     "FairNote",
     "FairState",
+    "Fields",
     "Fix",
     "GameInfo",
     "GameKind",
@@ -185,7 +201,10 @@ __all__ = [
     "Hand",
     "HandCheck",
     "HandOpened",
+    "Handler",
+    "HandlerContext",
     "HazardError",
+    "HelpLine",
     "Holder",
     "IllegalError",
     "InvalidError",
@@ -200,6 +219,7 @@ __all__ = [
     "OfferBet",
     "PassDice",
     "Player",
+    "Reader",
     "RecordUnavailable",
     "Recorded",
     "ReplayedGame",
@@ -233,6 +253,7 @@ __all__ = [
     "Withdraw",
     "Withdrawn",
     "acting_for",
+    "action_forms",
     "action_from_json",
     "action_text",
     "action_to_json",
@@ -267,15 +288,18 @@ __all__ = [
     "hands_json",
     "holds",
     "info_json",
+    "is_action",
     "is_verb",
     "load_further",
     "load_game",
+    "name_text",
     "new_table",
     "note_text",
     "parse_action",
     "parse_fix",
     "parse_money",
     "parse_odds",
+    "register_action",
     "replay",
     "replayed_further",
     "request_key",
@@ -285,5 +309,6 @@ __all__ = [
     "table_json",
     "table_paytable",
     "throw_mismatch",
+    "unregister_action",
     "verify_game",
 ]

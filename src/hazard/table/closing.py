@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hazard.core.errors import IllegalError, InvalidError
-from hazard.table.actions import TableAction, action_text
+from hazard.table.actions import TableAction, action_text, is_action
 from hazard.table.fair import FairNote, note_text
 
 if TYPE_CHECKING:
@@ -88,6 +88,6 @@ def item_text(item: TableAction | Correction | FairNote | Close) -> str:
         return note_text(item)
     if isinstance(item, Close):
         return "close"
-    if isinstance(item, TableAction):
+    if is_action(item):  # any registered action type, which writes its own text
         return action_text(item)
-    return f"correction of entry {item.target}"
+    return f"correction of entry {cast('Correction', item).target}"

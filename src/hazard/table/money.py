@@ -20,7 +20,7 @@ import re
 from fractions import Fraction
 
 from hazard.core.errors import InvalidError, quoted
-from hazard.core.numbers import fraction_text
+from hazard.core.numbers import fraction_text, parse_fraction
 
 __all__ = [
     "MAX_AMOUNT",
@@ -296,13 +296,12 @@ def _refuse_sum(amount: Fraction, what: str, expected: str, money: MoneyStyle) -
 
 
 def _number(text: str) -> Fraction:
-    """``5``, ``2.50`` or ``5 / 3`` as a Fraction; the text has at most 64 characters, so this is cheap."""
-    if "/" in text:
-        top, bottom = (int(side) for side in text.split("/"))
-        if bottom == 0:
-            raise _Refusal("a fraction cannot divide by 0")
-        return Fraction(top, bottom)
-    return Fraction(text)
+    """``5``, ``2.50`` or ``5 / 3`` as the one reader of numbers reads it; the sum's bounds are checked in
+    units once its parts are added up, so none are given here."""
+    try:
+        return parse_fraction(text, what="sum", expected=_FORMS, most=None, finest=None)
+    except InvalidError:  # the forms matched already: only a fraction dividing by 0 is left to refuse
+        raise _Refusal(f"expected {_FORMS}, with a denominator of 1 or more") from None
 
 
 def _pence(text: str) -> Fraction:

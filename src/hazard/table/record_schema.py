@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from hazard.core.errors import InvalidError, quoted
+from hazard.core.numbers import check_whole
 from hazard.table import keys as seat_keys
 from hazard.table.record_entries import FORMAT
 
@@ -59,10 +60,9 @@ def game_number_refusal(given: object) -> InvalidError:
 
 
 def check_game_number(game: int) -> int:
-    """``game`` as a game number a record can hold; else refused (before any database is asked)."""
-    if not 1 <= game <= MAX_GAME:
-        raise game_number_refusal(game)
-    return game
+    """``game`` as a game number a record can hold; else refused (before any database is asked), as
+    :func:`game_number_refusal` words it."""
+    return check_whole(game, what="game", low=1, high=MAX_GAME, expected=GAME_NUMBERS)
 
 
 class Layout(enum.Enum):

@@ -13,23 +13,18 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING
 
-from hazard.core.dice import Roll
-from hazard.core.engine import Call
 from hazard.core.errors import quoted
 from hazard.core.rules import StakeArrangement
 from hazard.core.state import Phase
+from hazard.table.action_registry import form_of
 from hazard.table.actions import (
     REFEREE,
     Actor,
     ActorError,
-    CancelBet,
     Leave,
-    OfferBet,
-    PassDice,
     Sit,
     Stake,
     TableAction,
-    TakeBet,
     Withdraw,
     action_text,
 )
@@ -95,17 +90,8 @@ def acts_for(by: Actor, player: str) -> bool:
 def acting_for(table: Table, action: TableAction) -> str | None:
     """The player whose action ``action`` is: the one who sits, stakes, offers or takes, or the caster who
     calls, throws or passes; None where nobody is (no caster yet, no such bet)."""
-    if isinstance(action, Sit):
-        return " ".join(action.name.split())
-    if isinstance(action, Stake | Withdraw | Leave):
-        return action.player
-    if isinstance(action, OfferBet):
-        return action.backer
-    if isinstance(action, TakeBet):
-        return action.layer
-    if isinstance(action, CancelBet):
-        return next((bet.backer for bet in table.side_bets if bet.number == action.bet), None)
-    return table.caster
+    form = form_of(action)
+    return table.caster if form.acting_for is None else form.acting_for(action, table)
 
 
 def check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle = MoneyStyle.EXACT) -> None:
@@ -135,18 +121,7 @@ def check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle 
         return
     if owner is None or owner == by.name:
         return
-    if isinstance(action, Call | Roll | PassDice):
-        verb = {Call: "calls the main", Roll: "throws the dice", PassDice: "passes the dice"}[type(action)]
-        raise ActorError(f"{what} at the {table}: only the caster, {owner}, {verb}")
-    rule = {
-        Stake: "a player stakes only for himself",
-        Withdraw: "a player withdraws only his own stakes",
-        Leave: "a player gets only himself up from the table; the referee or host removes others",
-        OfferBet: "a player offers only his own side bets",
-        TakeBet: "a player takes a side bet only for himself",
-        CancelBet: "a player withdraws only his own side bets",
-    }[type(action)]
-    raise ActorError(f"{what} at the {table}: {rule} (this is {owner}'s)")
+    raise ActorError(f"{what} at the {table}: {form_of(action).rule.format(owner=owner)}")
 
 
 def needs_consent(table: Table) -> bool:

@@ -13,14 +13,16 @@ may enter any player's action. Then it decides whether the action is allowed now
 >>> apply_action(table, Stake("Bob", Fraction(2)), by=Actor.player("Ann"))
 Traceback (most recent call last):
 ...
-hazard.table.actions.ActorError: illegal stake Bob 2 by Ann at the craps table of 2 players, caster Ann, round: main 7, no chance yet: a player stakes only for himself (this is Bob's)
+hazard.table.actors.ActorError: illegal stake Bob 2 by Ann at the craps table of 2 players, caster Ann, round: main 7, no chance yet: a player stakes only for himself (this is Bob's)
 """  # noqa: E501
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from hazard.core.dice import Roll
 from hazard.core.engine import Call, Mover, apply, new_round, to_move
@@ -29,7 +31,9 @@ from hazard.core.passing import PassingEffect, after_round, passing_effect
 from hazard.core.propositions import parse_proposition, start
 from hazard.core.rules import StakeArrangement
 from hazard.core.state import Outcome
+from hazard.table.action_registry import form_of, register_form, unregister_form
 from hazard.table.actions import (
+    ActionType,
     Actor,
     CancelBet,
     Leave,
@@ -62,7 +66,18 @@ from hazard.table.money import MAX_GRAIN, MoneyStyle, check_odds, check_sum, com
 from hazard.table.roles import acting_for, acts_for, check_actor, needs_consent
 from hazard.table.state import Player, SideBet, Table, Transfer, Wager, new_table
 
-__all__ = ["MAX_PLAYERS", "acting_for", "apply_action", "check_throw", "new_table"]
+__all__ = [
+    "HANDLERS",
+    "MAX_PLAYERS",
+    "Handler",
+    "HandlerContext",
+    "acting_for",
+    "apply_action",
+    "check_throw",
+    "new_table",
+    "register_action",
+    "unregister_action",
+]
 
 MAX_PLAYERS = 100
 """The most players one table seats."""
@@ -81,6 +96,49 @@ def _text(action: TableAction, money: MoneyStyle) -> str:
     return action_text(action, command_style(money))
 
 
+@dataclass(frozen=True, slots=True)
+class HandlerContext:
+    """What a handler knows of the action besides the table: how refusals show money, and the number of
+    the action's entry in the record (a sit makes it the player's seating)."""
+
+    money: MoneyStyle = MoneyStyle.EXACT
+    seq: int = 0
+
+
+Handler = Callable[[Table, Any, HandlerContext], Step]
+"""A handler plays one type of action at a table: the new table and the events, or a refusal."""
+
+HANDLERS: dict[type[Any], Handler] = {
+    Sit: lambda table, action, turn: _sit(table, action, turn.money, turn.seq),
+    Stake: lambda table, action, turn: _stake(table, action, turn.money),
+    Withdraw: lambda table, action, _: _withdraw(table, action),
+    Leave: lambda table, action, _: _leave(table, action),
+    Call: lambda table, action, _: _call(table, action),
+    Roll: lambda table, action, _: _throw(table, action),
+    OfferBet: lambda table, action, turn: _offer(table, action, turn.money),
+    TakeBet: lambda table, action, turn: _take(table, action, turn.money),
+    CancelBet: lambda table, action, _: _cancel(table, action),
+    PassDice: lambda table, _action, _: _pass_by_choice(table),
+}
+"""The one map from an action's type to its handler, as boardgame.io's moves are a map of functions."""
+
+
+def register_action(kind: type[ActionType], handler: Handler) -> None:
+    """Add an action type to every table: ``kind`` (an :class:`~hazard.table.action_types.ActionType`,
+    carrying its verb, usage, text and JSON) and ``handler``, which plays it. Refused where its type, verb or
+    JSON type is taken already."""
+    if kind in HANDLERS:
+        raise InvalidError(f"invalid action type {kind.__name__}: it is registered already")
+    register_form(kind.form())
+    HANDLERS[kind] = handler
+
+
+def unregister_action(kind: type[ActionType]) -> None:
+    """Take away an action type that :func:`register_action` added (for tests that add their own)."""
+    unregister_form(kind)
+    del HANDLERS[kind]
+
+
 def apply_action(
     table: Table, action: TableAction, *, by: Actor, money: MoneyStyle = MoneyStyle.EXACT, seq: int = 0
 ) -> Step:
@@ -93,35 +151,14 @@ def apply_action(
     :class:`InvalidError` for a malformed one. The table is unchanged either way. Every sum a refusal shows
     is in ``money``, the table's money style, where that is exact.
     """
+    handler = HANDLERS.get(type(action))
+    if handler is None:
+        raise InvalidError(f"invalid table action {action!r}")
     check_actor(table, action, by, money)
-    step = _sit(table, action, money, seq) if isinstance(action, Sit) else _play(table, action, money)
-    if isinstance(action, Sit | Stake | OfferBet | TakeBet):  # what brings money, or a bet, to the table
+    step = handler(table, action, HandlerContext(money, seq))
+    if form_of(action).brings_money:  # money, or a bet, comes to the table
         _check_grain(step[0], action, money)
     return step
-
-
-def _play(table: Table, action: TableAction, money: MoneyStyle) -> Step:
-    if isinstance(action, Sit):
-        return _sit(table, action, money)
-    if isinstance(action, Stake):
-        return _stake(table, action, money)
-    if isinstance(action, OfferBet):
-        return _offer(table, action, money)
-    if isinstance(action, TakeBet):
-        return _take(table, action, money)
-    if isinstance(action, Withdraw):
-        return _withdraw(table, action)
-    if isinstance(action, Leave):
-        return _leave(table, action)
-    if isinstance(action, Call):
-        return _call(table, action)
-    if isinstance(action, Roll):
-        return _throw(table, action)
-    if isinstance(action, CancelBet):
-        return _cancel(table, action)
-    if isinstance(action, PassDice):
-        return _pass_by_choice(table)
-    raise InvalidError(f"invalid table action {action!r}")
 
 
 # --- seats, stakes, the caster's actions -------------------------------------------------------------------
