@@ -27,6 +27,7 @@ from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
+from hazard.table import TableSpec
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -742,12 +743,14 @@ def test_a_game_round_trips_through_another_database() -> None:
     try:
         session = Session.start(
             store,
-            ruleset=WIKIPEDIA,
-            paytable=find_paytable("wikipedia"),
-            dice=DiceKind.SEEDED,
-            seed=8,
+            TableSpec(
+                WIKIPEDIA,
+                find_paytable("wikipedia"),
+                dice=DiceKind.SEEDED,
+                seed=8,
+                bots=BotBrains(unit=Fraction(2)),
+            ),
             settings={"bot_unit": "2/1"},
-            brains=BotBrains(unit=Fraction(2)),
         )
         for name, bot in (("Cas", BotPolicy.SETTER), ("Sam", BotPolicy.SETTER), ("Bea", BotPolicy.BYSTANDER)):
             session.play(Sit(name, Fraction(50), bot), by=REFEREE)

@@ -19,20 +19,22 @@ from hazard.table import (
     Access,
     ActorError,
     DiceKind,
+    GameKind,
     GameStore,
     Holder,
     IllegalError,
     InvalidError,
     RecordUnavailable,
+    TableSpec,
     table_paytable,
 )
-from hazard.web import Hub, TableSpec, Update
+from hazard.web import Hub, Update
 from hazard.web.hub import token_digest
 
 T = TypeVar("T")
 
 RULES = find_ruleset("wikipedia")
-SPEC = TableSpec(RULES, table_paytable(RULES)[0])
+SPEC = TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.FAIR, kind=GameKind.WEB)
 TOKENS: dict[tuple[int, str], str] = {}
 """Each seat's token, by table and name, as :func:`seated` was given it."""
 
@@ -210,7 +212,7 @@ def test_bad_input_to_the_hub(tmp_path: Path) -> None:
 
 def test_a_table_spec_takes_fair_or_typed_dice_only() -> None:
     with pytest.raises(InvalidError, match="a web table has the server's fair dice"):
-        TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.SEEDED)
+        TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.SEEDED, kind=GameKind.WEB)
 
 
 def test_a_token_is_kept_only_as_its_digest(tmp_path: Path) -> None:

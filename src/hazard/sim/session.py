@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hazard.core.paytable import Paytable
-from hazard.core.rulesets import find_paytable
+from hazard.core.rulesets import settling_paytable
 from hazard.core.staking import Staking
 from hazard.sim.backend import backend
 from hazard.sim.config import MAX_SESSION_ROUNDS, SessionConfig
@@ -357,14 +357,9 @@ def _json_estimate(estimate: Estimate) -> dict[str, object]:
     return {"value": _nan_none(estimate.value), "ci": [_nan_none(estimate.low), _nan_none(estimate.high)]}
 
 
-def _even() -> Paytable:
-    """What a round settles at without a paytable: the built-in even-money paytable, as at the table."""
-    return find_paytable("even")
-
-
 def _nets(table: RoundTable, paytable: Paytable | None) -> array[float]:
     """The caster's net per unit staked, by outcome code (even money without a paytable)."""
-    chosen = _even() if paytable is None else paytable
+    chosen = settling_paytable(paytable)
     return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
 
 
@@ -374,7 +369,7 @@ def _most_won(table: RoundTable, paytable: Paytable | None) -> float:
     A table compiled for one main plays only that main's row, so only its odds count. Never 0: the
     kernels divide by it (a ruleset in which the caster can win nothing needs no cover at all).
     """
-    chosen = _even() if paytable is None else paytable
+    chosen = settling_paytable(paytable)
     played = table.ruleset if table.main is None else on_main(table.ruleset, table.main)
     return max(float(chosen.most_won(played)), 1e-9)
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
-from hazard.core.rulesets import find_paytable, find_ruleset, paytable_for
+from hazard.core.rulesets import find_ruleset, paytable_for, settling_paytable
 from hazard.sim import (
     Estimate,
     Exact,
@@ -101,7 +101,7 @@ def _paytable(ruleset: Ruleset, paytable: Paytable | str | None) -> Paytable | N
 def _exact_figures(ruleset: Ruleset, main: int | None, paytable: Paytable | None) -> ExactFigures:
     if main is not None:
         ruleset.row(main)  # an unknown main is refused before any work
-    return ExactFigures(ruleset, main, paytable if paytable is not None else find_paytable("even"))
+    return ExactFigures(ruleset, main, settling_paytable(paytable))
 
 
 # --- rounds ----------------------------------------------------------------------------------------------

@@ -1,18 +1,18 @@
 """Playing Hazard at a table: the one service every front end drives.
 
-A front end opens a :class:`GameStore`, starts or resumes a :class:`Session`, and hands it what each person
-typed with who typed it (:meth:`Session.act`); the table decides who may do what, settles the money, passes
-the dice and keeps the record. Everything a front end shows is read off the session: the :class:`Table`
-(whose :attr:`Table.turn` it is, every bankroll and stake), the events of each action in words
-(:func:`event_text`), the record's entries (:func:`entry_text`, :func:`standing`), and the JSON forms of a
-table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions, shown in a
-:class:`MoneyStyle`.
+A front end opens a :class:`GameStore`, starts a :class:`Session` (set up as a :class:`TableSpec` says) or
+resumes one, and hands it what each person typed with who typed it (:meth:`Session.act`); the table decides
+who may do what, settles the money, passes the dice and keeps the record. Everything a front end shows is read
+off the session: the :class:`Table` (whose :attr:`Table.turn` it is, every bankroll and stake), the events of
+each action in words (:func:`event_text`), the record's entries (:func:`entry_text`, :func:`standing`), and
+the JSON forms of a table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions,
+shown in a :class:`MoneyStyle`.
 
 >>> store = GameStore.open("sqlite://", in_memory=True)  # a record that ends with the program
 >>> from hazard.core.rulesets import find_ruleset
 >>> rules = find_ruleset("craps")
 >>> pays, _ = table_paytable(rules)
->>> session = Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.SEEDED, seed=1)
+>>> session = Session.start(store, TableSpec(rules, pays, dice=DiceKind.SEEDED, seed=1))
 >>> for name in ("Ann", "Bob"):
 ...     _ = session.act(f"sit {name} 20", by=Actor.player(name))
 >>> [str(event) for done in session.act("stake 5", by=Actor.player("Bob")) for event in done.events]
@@ -125,6 +125,7 @@ from hazard.table.record import (
     game_number_refusal,
 )
 from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
+from hazard.table.spec import TableSpec
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import acting_for, apply_action
 from hazard.table.verify import HandCheck, Verification, verify_game
@@ -207,6 +208,7 @@ __all__ = [
     "Table",
     "TableAction",
     "TableEvent",
+    "TableSpec",
     "TakeBet",
     "ThrowDice",
     "Thrown",

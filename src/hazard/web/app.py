@@ -37,18 +37,20 @@ from hazard.table import (
     BotPolicy,
     ClaimError,
     DiceKind,
+    GameKind,
     GameStore,
     Holder,
     MoneyStyle,
     RecordUnavailable,
     StaleError,
+    TableSpec,
     game_number_refusal,
     parse_money,
     parse_odds,
 )
 from hazard.table.signing import key_json
 from hazard.web.headers import HeadersMiddleware
-from hazard.web.hub import IDLE, Hub, NoSuchTable, TableSpec, token_digest
+from hazard.web.hub import IDLE, Hub, NoSuchTable, token_digest
 from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.origin import SameOriginMiddleware
 from hazard.web.pages import Pages, Viewer
@@ -311,7 +313,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def create_table(body: NewTable, request: Request, response: Response) -> dict[str, Any]:
         spec = _spec(body)
         quotas.table(_address(request))
-        live, token = await hub.create(spec)
+        live, token = await hub.create(spec, body.money)
         _cookie(response, live.game, "host", token)
         return {"id": live.game, "host_token": token, "seq": live.seq, "url": f"/tables/{live.game}"}
 
@@ -489,7 +491,13 @@ def _spec(body: NewTable) -> TableSpec:
     ruleset, paytable = table_rules(body.ruleset, body.ruleset_toml, body.paytable, body.paytable_toml)
     bots = BotBrains(parse_money(body.bot_unit, what="bot stake unit"), StakingPlan(body.bot_staking))
     return TableSpec(
-        ruleset, paytable, body.stakes, body.dice, body.money, " ".join(body.label.split()), bots
+        ruleset,
+        paytable,
+        body.stakes,
+        body.dice,
+        kind=GameKind.WEB,
+        label=" ".join(body.label.split()) or None,
+        bots=bots,
     )
 
 

@@ -26,13 +26,11 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
-from hazard.core.paytable import Paytable
-from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
     DICE,
     MAX_REQUEST,
@@ -61,6 +59,7 @@ from hazard.table import (
     Sit,
     StaleError,
     TableAction,
+    TableSpec,
     ThrowDice,
     Withdraw,
     check_game_number,
@@ -82,7 +81,6 @@ __all__ = [
     "Hub",
     "LiveTable",
     "NoSuchTable",
-    "TableSpec",
     "Update",
     "token_digest",
 ]
@@ -122,27 +120,6 @@ def token_digest(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """What a new table is set up with (checked by the table service as a terminal game's would be)."""
-
-    ruleset: Ruleset
-    paytable: Paytable
-    stakes: StakeArrangement | None = None
-    dice: DiceKind = DiceKind.FAIR
-    money: MoneyStyle = MoneyStyle.DECIMAL
-    label: str = ""
-    bots: BotBrains = field(default_factory=BotBrains)
-    """What the bots seated at it stake, and how (kept in the game's settings)."""
-
-    def __post_init__(self) -> None:
-        if self.dice not in (DiceKind.FAIR, DiceKind.TYPED):
-            raise InvalidError(
-                f"invalid dice {self.dice.value!r}: a web table has the server's fair dice (fair) or real "
-                "dice entered by a referee (typed)"
-            )
 
 
 @dataclass(frozen=True)  # no slots: its encoded text is kept once made
@@ -311,25 +288,15 @@ class Hub:
 
     # --- tables -----------------------------------------------------------------------------------------
 
-    async def create(self, spec: TableSpec) -> tuple[LiveTable, str]:
-        """A new table; returns it and its host's token (the only time the token is seen)."""
+    async def create(self, spec: TableSpec, money: MoneyStyle = MoneyStyle.DECIMAL) -> tuple[LiveTable, str]:
+        """A new web table (whatever kind ``spec`` names, it is a web game, labelled after its ruleset
+        unless it has a label); returns it and its host's token (the only time the token is seen)."""
+        spec = replace(spec, kind=GameKind.WEB, label=spec.label or f"{spec.ruleset.name} table")
         token = new_token()
-        settings = {SETTING_MONEY: spec.money.value, **spec.bots.settings()}
-        brains = spec.bots
+        settings = {SETTING_MONEY: money.value, **spec.bots.settings()}
 
         def start() -> Session:
-            return Session.start(
-                self.store,
-                ruleset=spec.ruleset,
-                paytable=spec.paytable,
-                stakes=spec.stakes,
-                dice=spec.dice,
-                kind=GameKind.WEB,
-                label=spec.label or f"{spec.ruleset.name} table",
-                settings=settings,
-                brains=brains,
-                keys={token_digest(token): None},
-            )
+            return Session.start(self.store, spec, settings=settings, keys={token_digest(token): None})
 
         session = await self._write(start)
         live = LiveTable(session)
