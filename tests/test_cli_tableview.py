@@ -21,7 +21,6 @@ from hazard.cli.tableview import (
     info_text,
     round_line,
     rules_text,
-    stakes_text,
     table_view,
 )
 from hazard.core.rules import StakeArrangement
@@ -218,7 +217,7 @@ def test_rules_and_stakes_in_words(session: Session) -> None:
         "Hazard after the Wikipedia article: the main is called; stakes: each setter against the caster; "
         "a won chance pays odds by main and chance, from a table; the dice pass after 3 lost rounds in a row"
     )
-    assert [stakes_text(stakes) for stakes in StakeArrangement] == [
+    assert [stakes.text for stakes in StakeArrangement] == [
         "each setter against the caster",
         "one setter's sum, accepted by the caster",
         "everyone against the caster",

@@ -44,7 +44,7 @@ from hazard.sim.stream import (
     pair_tables,
     reference_digits,
 )
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, roll_of
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, roll_of
 
 NATIVE = native.load()
 REFERENCE = ReferenceKernels()
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _lanes(
-    play: Callable[..., Any], table: RoundTable, targets: tuple[int, int], *, seed: int, chunk: int
+    play: Callable[..., Any], table: CompiledRules, targets: tuple[int, int], *, seed: int, chunk: int
 ) -> tuple[list[int], list[int], list[list[int]]]:
     """Play two lanes to their targets, ``chunk`` rounds a call; both logs and the carry."""
     low, high = pair_tables()
@@ -307,7 +307,7 @@ def _with_kernels(monkeypatch: pytest.MonkeyPatch, kernels: Kernels) -> None:
     monkeypatch.setattr(session, "backend", lambda: kernels)
 
 
-def _round_json(table: RoundTable, rounds: int, **options: Any) -> str:
+def _round_json(table: CompiledRules, rounds: int, **options: Any) -> str:
     counts = simulate_rounds(table, rounds, seed=31, **options)
     data = round_stats(counts).to_json_dict()
     data.pop("seconds")

@@ -13,7 +13,7 @@ from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
 from hazard.core.rules import DicePassing, LossCount, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
-from hazard.sim import Exact, GroupStats, RoundTable, compile_table, round_stats, simulate_rounds
+from hazard.sim import CompiledRules, Exact, GroupStats, compile_table, round_stats, simulate_rounds
 from hazard.sim.stream import BLOCK_ROUNDS
 from hazard.study import ExactFigures
 
@@ -126,7 +126,7 @@ def test_the_two_readings_of_eleven_on_seven_are_told_apart() -> None:
     assert abs(_worst(ecws.overall, cotton.overall)[1]) > LIMIT
 
 
-def _json(table: RoundTable, rounds: int, **options: Any) -> str:
+def _json(table: CompiledRules, rounds: int, **options: Any) -> str:
     data = round_stats(simulate_rounds(table, rounds, seed=77, **options)).to_json_dict()
     data.pop("seconds")
     return json.dumps(data, sort_keys=True)

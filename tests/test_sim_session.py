@@ -17,12 +17,12 @@ from hazard.core.rulesets import (
     find_ruleset,
     paytable_for,
 )
-from hazard.sim import SessionConfig, SessionStudy, Staking, compile_table, simulate_sessions
+from hazard.sim import SessionConfig, SessionTally, Staking, compile_table, simulate_sessions
 from hazard.sim.session import QUANTILES, _most_won, _nets
 from hazard.sim.stream import BLOCK_SESSIONS
 
 
-def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> SessionStudy:
+def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> SessionTally:
     ruleset = find_ruleset(name)
     return simulate_sessions(
         compile_table(ruleset, main),

@@ -15,15 +15,15 @@ from hazard.core.passing import PassingEffect, passing_effect
 from hazard.core.rules import DicePassing, LossCount, MainMethod, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_ruleset
 from hazard.core.state import Phase
-from hazard.sim.tables import CODE_SHIFT, NEXT_MASK, THROW_BIT, RoundTable, compile_table, on_main, roll_of
+from hazard.sim.tables import CODE_SHIFT, NEXT_MASK, THROW_BIT, CompiledRules, compile_table, on_main, roll_of
 
 
-def _decode(table: RoundTable, state: int, digit: int) -> tuple[int, bool, int]:
+def _decode(table: CompiledRules, state: int, digit: int) -> tuple[int, bool, int]:
     entry = int(table.entries[state * 36 + digit])
     return (entry & NEXT_MASK) // 36, bool(entry >> THROW_BIT & 1), entry >> CODE_SHIFT
 
 
-def _check_against_engine(table: RoundTable) -> None:
+def _check_against_engine(table: CompiledRules) -> None:
     for index, state in enumerate(table.states):
         for digit in range(36):
             target, throw, code = _decode(table, index, digit)

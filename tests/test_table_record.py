@@ -45,12 +45,12 @@ from hazard.table.actions import (
 from hazard.table.closing import Close
 from hazard.table.dice import DiceKind
 from hazard.table.game import FORMAT, FORMATS, Correction, GameKind, ReplayedGame, entry_to_json, game_json
+from hazard.table.keys import SeatKey
 from hazard.table.record import (
     MAX_DATA,
     Access,
     GameStore,
     GameSummary,
-    Holder,
     StaleError,
     default_database_url,
 )
@@ -1001,9 +1001,9 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     )
     game = info.id
     store.append(game, ANN, Sit("Ann", Fraction(10)), seq=1, key=("b" * 64, "Ann"), request="ann-1")
-    assert store.holder(game, "a" * 64) == Holder(None)
+    assert store.holder(game, "a" * 64) == SeatKey(None)
     assert store.holder(game, "a" * 64).is_host  # type: ignore[union-attr]
-    assert store.holder(game, "b" * 64) == Holder("Ann", 1)  # the seating of entry 1, his sit
+    assert store.holder(game, "b" * 64) == SeatKey("Ann", 1)  # the seating of entry 1, his sit
     assert store.holder(game, "c" * 64) is None
     assert store.holder(game + 1, "b" * 64) is None  # a key opens one game only
     assert store.requests(game) == {"ann-1": 1}
@@ -1018,7 +1018,7 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     assert store.head(game + 1) is None
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.requests(game) == {"ann-1": 1}
-    assert reader.holder(game, "b" * 64) == Holder("Ann", 1)
+    assert reader.holder(game, "b" * 64) == SeatKey("Ann", 1)
     assert reader.closed() == frozenset({game})
     with pytest.raises(InvalidError, match="opened for reading"):
         reader.append(game, REFEREE, Close())

@@ -136,7 +136,7 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
     from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
-    study = report.sessions
+    study = report.tally
     config = study.config
     head = Text(report.heading(), style="bold")
     table = Table(box=box.SIMPLE_HEAD, caption=f"Dice passing: {json_dict['dice_passing']}.")
@@ -334,7 +334,7 @@ def _sessions(  # noqa: PLR0917
         report = study_sessions(
             found, config, seed, main=main, paytable=paytable, workers=workers, progress=update, pool=pool
         )
-    study = report.sessions
+    study = report.tally
     if study.needs_replay:  # too many bankrolls differ to count them: the replays of the sessions get a bar
         with _progress(study.sessions, "sessions for exact quantiles", "replaying") as update:
             study.bankroll_quantiles(first=True, progress=update)
@@ -349,7 +349,7 @@ def _sessions(  # noqa: PLR0917
     else:
         console().print(_sessions_view(report, data))
     if plot is not None:
-        plot_sessions(report.sessions, plot)
+        plot_sessions(report.tally, plot)
     _interrupted(report.interrupted)
 
 

@@ -108,7 +108,7 @@ from hazard.table.game import (
     replayed_further,
     standing,
 )
-from hazard.table.keys import ClaimError, ClaimState, check_seating, holds, request_key
+from hazard.table.keys import ClaimError, ClaimState, SeatKey, check_seating, holds, request_key
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record import (
     GAME_NUMBERS,
@@ -194,6 +194,7 @@ __all__ = [
     "Revealed",
     "Roll",
     "RoundSettled",
+    "SeatKey",
     "Seated",
     "SecureDice",
     "SeededDice",

@@ -15,7 +15,7 @@ from fastapi import Depends, Path, Request, WebSocket
 from fastapi.responses import Response
 
 from hazard.core.errors import InvalidError, quoted
-from hazard.table import MAX_GAME, Holder
+from hazard.table import MAX_GAME, SeatKey
 from hazard.table.signing import RevealSigner
 from hazard.web.hub import Hub
 from hazard.web.limits import Quotas
@@ -92,15 +92,15 @@ def address(request: Request) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who a request comes from at a table: the token it carries and whose it is (None: nobody's, a
+    """Who a request comes from at a table: the token it carries and the seat key it is (None: nobody's, a
     spectator's)."""
 
     token: str | None
-    holder: Holder | None
+    key: SeatKey | None
 
     @property
     def is_host(self) -> bool:
-        return self.holder is not None and self.holder.is_host
+        return self.key is not None and self.key.is_host
 
 
 async def _caller(hub: Hub, request: Request, game: int, role: str | None) -> Caller:
@@ -155,7 +155,7 @@ async def viewer(hub: HubDep, request: Request, game: GameNumber) -> Viewer:
         pass
     by_seat = await _caller(hub, request, game, "seat")
     by_host = await _caller(hub, request, game, "host")
-    return Viewer(seat=await hub.seated(game, by_seat.holder), host=by_host.is_host or by_seat.is_host)
+    return Viewer(seat=await hub.seated(game, by_seat.key), host=by_host.is_host or by_seat.is_host)
 
 
 ActingDep = Annotated[Caller, Depends(acting)]

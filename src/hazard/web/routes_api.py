@@ -129,7 +129,7 @@ async def sit(
 ) -> dict[str, Any]:
     if seater.as_host and not (seater.caller is not None and seater.caller.is_host):
         raise ActorError(f"illegal sit at table {game}: only the table's host seats others")
-    by = None if seater.caller is None else seater.caller.holder
+    by = None if seater.caller is None else seater.caller.key
     hub = services.hub
     await hub.table(game)  # no such table: 404, counted as nothing
     services.quotas.seat(address(request))
@@ -144,8 +144,8 @@ async def sit(
 
 @router.post("/tables/{game}/claim", summary="Exchange a claim code for a seat token", responses=REFUSALS)
 async def claim_token(game: GameNumber, body: ClaimCode, hub: HubDep) -> dict[str, Any]:
-    holder, token = await hub.claim(game, body.code)
-    return {"seat": holder.player, "token": token}
+    key, token = await hub.claim(game, body.code)
+    return {"seat": key.player, "token": token}
 
 
 @router.post("/tables/{game}/bots", status_code=201, summary="Seat a bot (the host)", responses=REFUSALS)
@@ -156,33 +156,31 @@ async def bot(
         raise ActorError(f"illegal sit of a bot at table {game}: only the table's host seats a bot")
     services.quotas.seat(address(request))
     name, _, seq, events = await services.hub.join(
-        game, body.name, body.bankroll, by=host.holder, bot=body.policy
+        game, body.name, body.bankroll, by=host.key, bot=body.policy
     )
     return {"seat": name, "seq": seq, "events": events}
 
 
 @router.post("/tables/{game}/actions", summary="Act", responses=REFUSALS)
 async def act(game: GameNumber, body: NewAction, by: ActingDep, services: ServicesDep) -> dict[str, Any]:
-    if by.holder is not None and by.token is not None:
+    if by.key is not None and by.token is not None:
         # One seat's actions are counted by the digest of the token that holds it (a token belongs to one
         # seating: a new player sitting in the same name starts with a bucket of his own).
-        whose = f"the seat of {by.holder.player}" if by.holder.player else "the host"
+        whose = f"the seat of {by.key.player}" if by.key.player else "the host"
         services.quotas.action((game, token_digest(by.token)), whose)
-    seq, events = await services.hub.act(
-        game, body.action, by=by.holder, client=body.id, based_on=body.based_on
-    )
+    seq, events = await services.hub.act(game, body.action, by=by.key, client=body.id, based_on=body.based_on)
     return {"seq": seq, "events": events}
 
 
 @router.post("/tables/{game}/seed", summary="Set the seat's own seed for a hand", responses=REFUSALS)
 async def seed(game: GameNumber, body: NewSeed, by: SeatDep, hub: HubDep) -> dict[str, Any]:
-    seq, events = await hub.seed(game, body.hand, body.seed, by=by.holder)
+    seq, events = await hub.seed(game, body.hand, body.seed, by=by.key)
     return {"seq": seq, "events": events}
 
 
 @router.post("/tables/{game}/close", summary="Close the table (the host)", responses=REFUSALS)
 async def close(game: GameNumber, by: HostDep, hub: HubDep) -> dict[str, Any]:
-    seq = await hub.close(game, by=by.holder)
+    seq = await hub.close(game, by=by.key)
     return {"closed": game, "seq": seq}
 
 
