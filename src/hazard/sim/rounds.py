@@ -1,7 +1,7 @@
 """Simulating many rounds, throw by throw: blocks of rounds shared among worker threads.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> counts = simulate_rounds(compile_table(find_ruleset("craps")), 1000, seed=1)
+>>> counts = simulate_rounds(compile_rules(find_ruleset("craps")), 1000, seed=1)
 >>> counts.rounds, sum(map(sum, counts.by_code))
 (1000, 1000)
 """
@@ -24,7 +24,7 @@ from hazard.sim.stream import (
     check_seed,
     lane_generator,
 )
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, compile_table, zeros
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, compile_rules, zeros
 from hazard.sim.workers import Pool, run_blocks
 
 __all__ = [
@@ -32,7 +32,7 @@ __all__ = [
     "MAX_ROUNDS",
     "RoundCounts",
     "check_run",
-    "compile_table",
+    "compile_rules",
     "simulate_rounds",
 ]
 

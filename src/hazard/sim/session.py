@@ -20,9 +20,9 @@ The model, kept simple and stated in full:
 - A session ends after its rounds, or when fewer than two players are left.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> from hazard.sim.tables import compile_table
+>>> from hazard.sim.tables import compile_rules
 >>> config = SessionConfig(sessions=4, rounds=50)
->>> study = simulate_sessions(compile_table(find_ruleset("craps")), config, seed=7)
+>>> study = simulate_sessions(compile_rules(find_ruleset("craps")), config, seed=7)
 >>> study.sessions, study.all_bankrolls.count
 (4, 16)
 >>> study.all_bankrolls.total  # money only changes hands

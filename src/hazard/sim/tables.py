@@ -16,7 +16,7 @@ pick a main uniformly: digit ``d`` calls main ``d % k`` of the ``k`` mains when 
 again otherwise.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> table = compile_table(find_ruleset("craps"))
+>>> table = compile_rules(find_ruleset("craps"))
 >>> len(table.states), len(table.outcomes)
 (7, 14)
 """
@@ -43,7 +43,7 @@ __all__ = [
     "THROW_BIT",
     "THROW_BUCKETS",
     "CompiledRules",
-    "compile_table",
+    "compile_rules",
     "on_main",
     "roll_of",
     "zeros",
@@ -102,7 +102,7 @@ def on_main(ruleset: Ruleset, main: int) -> Ruleset:
 class CompiledRules:
     """The compiled transitions of one ruleset, and what each outcome code means.
 
-    Build one with :func:`compile_table`.
+    Build one with :func:`compile_rules`.
     """
 
     ruleset: Ruleset
@@ -143,7 +143,7 @@ class CompiledRules:
         counted losses in a row that pass the dice (0: never).
 
         >>> from hazard.core.rulesets import find_ruleset
-        >>> table = compile_table(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
+        >>> table = compile_rules(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
         >>> rule = dict(zip(table.outcomes, table.passing_rule()[1:]))
         >>> out, nick, seven_out = Termination.OUT, Termination.NICK, Termination.MAIN
         >>> rule[Outcome(out, 7)], rule[Outcome(nick, 7)], rule[Outcome(seven_out, 7, 4)]
@@ -178,7 +178,7 @@ def _starts(ruleset: Ruleset) -> list[Round]:
     return [first]
 
 
-def compile_table(ruleset: Ruleset, main: int | None = None) -> CompiledRules:
+def compile_rules(ruleset: Ruleset, main: int | None = None) -> CompiledRules:
     """Compile ``ruleset`` into a :class:`CompiledRules`.
 
     With ``main``, every round is played on it (see :func:`on_main`). Without, a thrown or fixed main is

@@ -34,7 +34,7 @@ from hazard.sim import (
     Pool,
     RoundStats,
     SessionConfig,
-    compile_table,
+    compile_rules,
     round_stats,
     simulate_rounds,
 )
@@ -232,7 +232,7 @@ def study_rounds(
     on a cluster (:func:`hazard.sim.cluster.connect`), with the same results. As ``hazard simulate``."""
     found = _ruleset(ruleset)
     exact = _exact_figures(found, main, paytable_for(found))
-    table = compile_table(found, main)
+    table = compile_rules(found, main)
     counts = simulate_rounds(
         table, rounds, seed, chunk_rounds=chunk_rounds, workers=workers, progress=progress, pool=pool
     )
@@ -369,7 +369,7 @@ def study_sessions(
     found = _ruleset(ruleset)
     chosen = _paytable(found, paytable)
     exact = _exact_figures(found, main, chosen)
-    table = compile_table(found, main)
+    table = compile_rules(found, main)
     from hazard.sim.session import simulate_sessions  # noqa: PLC0415 - NumPy, for sessions only
 
     study = simulate_sessions(
