@@ -2,8 +2,9 @@
 server's services, the table number, and who a request comes from, looked up once here from its token.
 
 A token is an ``Authorization: Bearer TOKEN`` header, else the page's cookie for the table (the host's or
-the seat's). Looking one up never refuses anything: a route says what the caller may not do, after the
-request has been read and checked (a malformed request is refused as such first).
+the seat's). Looking up whose a token is never refuses anything: a route says what its caller may not do,
+after the request has been read and checked (a malformed request is refused as such first, as before the
+routes had dependencies).
 """
 
 from __future__ import annotations
@@ -24,11 +25,22 @@ from hazard.web.records import Exports
 
 __all__ = [
     "GAME",
+    "ActingDep",
     "Caller",
+    "GameNumber",
+    "HostDep",
+    "HubDep",
+    "ModeDep",
+    "SeatDep",
+    "Seater",
+    "SeaterDep",
     "Services",
+    "ServicesDep",
+    "ViewerDep",
     "address",
     "bearer",
     "set_cookie",
+    "token",
 ]
 
 GAME = Path(ge=1, le=MAX_GAME, description="the table's number")
