@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from hazard.core.rulesets import find_ruleset
-from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, table_paytable
+from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, TableSpec, table_paytable
 from hazard.table.game import MARK_EVERY, Correction, Entry, load_game, replay
 
 HAZARD = Path(sys.executable).with_name("hazard")
@@ -38,10 +38,7 @@ def written(entries: int) -> tuple[GameStore, Session]:
     rules = find_ruleset("wikipedia")
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=table_paytable(rules)[0],
-        dice=DiceKind.TYPED,
-        kind=GameKind.REFEREE,
+        TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE),
         seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))],
         seated_by=REFEREE,
     )

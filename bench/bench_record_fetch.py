@@ -34,6 +34,7 @@ from hazard.table import (
     GameStore,
     Session,
     Sit,
+    TableSpec,
     game_json,
     load_game,
     table_paytable,
@@ -44,10 +45,7 @@ def written(store: GameStore, entries: int) -> Session:
     rules = find_ruleset("wikipedia")
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=table_paytable(rules)[0],
-        dice=DiceKind.FAIR,
-        kind=GameKind.WEB,
+        TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.FAIR, kind=GameKind.WEB),
         seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))],
         seated_by=REFEREE,
         settings={"money": "decimal"},

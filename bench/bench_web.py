@@ -71,7 +71,7 @@ from typing import Any
 import aiohttp
 
 from hazard.core.rulesets import find_ruleset
-from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, Sit, Stake, table_paytable
+from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, Sit, Stake, TableSpec, table_paytable
 from hazard.web import Connections, Limits, WebConfig, create_app, run_server
 
 try:
@@ -277,10 +277,7 @@ def baseline(db: str, seconds: float, writers: int = 1) -> float:
         for _ in range(writers):
             session = Session.start(
                 store,
-                ruleset=rules,
-                paytable=table_paytable(rules)[0],
-                dice=DiceKind.FAIR,
-                kind=GameKind.WEB,
+                TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.FAIR, kind=GameKind.WEB),
                 seats=[Sit(f"P{n}", Fraction(BANKROLL)) for n in range(1, 6)],
             )
             games.append([session.game, len(session.entries)])

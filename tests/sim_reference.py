@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from hazard.core.staking import StakingPlan
-from hazard.sim.session import _STAKING_CODE, SessionRows, SessionStudy, _joined
+from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
@@ -148,7 +148,7 @@ def play_lanes(bits0, bits1, target0, target1, entries, carry, log0, log1, low, 
 def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Add the first ``n`` rounds of a lane's ``log`` to the counts.
 
-    ``rule`` is :meth:`~hazard.sim.tables.RoundTable.passing_rule`, compiled from
+    ``rule`` is :meth:`~hazard.sim.tables.CompiledRules.passing_rule`, compiled from
     :mod:`hazard.core.passing`: an int64 array by outcome code, bit 0 a win (the count of losses starts
     again), bit 1 a loss that counts towards passing the dice, bit 2 no main (the dice pass at once);
     ``rule[0]`` is the number of counted losses in a row that pass the dice (0: never). ``counts`` is
@@ -386,8 +386,8 @@ class ReferenceKernels:
         )
 
 
-def session_rows(study: SessionStudy) -> SessionRows:
-    """Every session of a study, a row each, played again from its seed (:meth:`SessionStudy.replay`)."""
+def session_rows(study: SessionTally) -> SessionRows:
+    """Every session of a study, a row each, played again from its seed (:meth:`SessionTally.replay`)."""
     blocks: list[SessionRows] = []
     study.replay(blocks.append)
     return _joined(blocks)

@@ -37,6 +37,7 @@ from hazard.table import (
     Session,
     Sit,
     Stake,
+    TableSpec,
     ThrowDice,
     table_paytable,
 )
@@ -51,9 +52,7 @@ def refereed_game(db: Path, *, bankroll: Fraction = Fraction(100)) -> int:
     try:
         rules = find_ruleset("wikipedia")
         paytable, _ = table_paytable(rules)
-        session = Session.start(
-            store, ruleset=rules, paytable=paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE
-        )
+        session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE))
         for action in (Sit("Ann", bankroll), Sit("Bob", Fraction(100)), Stake("Bob", Fraction(5)), Call(7)):
             session.play(action, by=REFEREE)
         session.play(Roll(3, 4), by=REFEREE)
@@ -76,13 +75,15 @@ def played_game(db: Path) -> int:
         paytable, _ = table_paytable(rules)
         session = Session.start(
             store,
-            ruleset=rules,
-            paytable=paytable,
-            dice=DiceKind.SEEDED,
-            seed=97,
-            kind=GameKind.PLAY,
+            TableSpec(
+                rules,
+                paytable,
+                dice=DiceKind.SEEDED,
+                seed=97,
+                kind=GameKind.PLAY,
+                bots=BotBrains(Fraction(1)),
+            ),
             settings={"bot_unit": "1/1"},
-            brains=BotBrains(Fraction(1)),
         )
         for sit in (
             Sit("Ann", Fraction(100)),
@@ -312,9 +313,7 @@ def test_export_events_keep_the_sums_exact(capsys: pytest.CaptureFixture[str], t
     try:
         rules = find_ruleset("wikipedia")
         paytable, _ = table_paytable(rules)
-        session = Session.start(
-            store, ruleset=rules, paytable=paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE
-        )
+        session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE))
         for text in ("sit Ann 100", "sit Bob 100", "stake Bob 7s 6d"):
             session.act(text, by=REFEREE)
     finally:

@@ -21,12 +21,21 @@ from hazard.cli.tableview import (
     info_text,
     round_line,
     rules_text,
-    stakes_text,
     table_view,
 )
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_ruleset
-from hazard.table import REFEREE, Actor, DiceKind, GameKind, GameStore, MoneyStyle, Session, table_paytable
+from hazard.table import (
+    REFEREE,
+    Actor,
+    DiceKind,
+    GameKind,
+    GameStore,
+    MoneyStyle,
+    Session,
+    TableSpec,
+    table_paytable,
+)
 
 
 def _text(renderable: RenderableType) -> str:
@@ -42,10 +51,7 @@ def session() -> Iterator[Session]:
     paytable, _ = table_paytable(rules)
     game = Session.start(
         store,
-        ruleset=rules,
-        paytable=paytable,
-        dice=DiceKind.TYPED,
-        kind=GameKind.REFEREE,
+        TableSpec(rules, paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE),
         settings={"bot_unit": "1/3"},
     )
     for line in (
@@ -82,7 +88,7 @@ def test_an_empty_table_is_its_round_line_alone() -> None:
     try:
         rules = find_ruleset("craps")
         paytable, _ = table_paytable(rules)
-        table = Session.start(store, ruleset=rules, paytable=paytable).table
+        table = Session.start(store, TableSpec(rules, paytable)).table
     finally:
         store.close()
     assert (
@@ -163,7 +169,7 @@ def test_a_played_game_names_each_player_who_acted() -> None:
     try:
         rules = find_ruleset("craps")
         paytable, _ = table_paytable(rules)
-        game = Session.start(store, ruleset=rules, paytable=paytable, dice=DiceKind.SEEDED, seed=1)
+        game = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.SEEDED, seed=1))
         for name in ("Ann", "Bob"):
             game.act(f"sit {name} 20", by=Actor.player(name))
         game.act("stake 5", by=Actor.player("Bob"))
@@ -211,7 +217,7 @@ def test_rules_and_stakes_in_words(session: Session) -> None:
         "Hazard after the Wikipedia article: the main is called; stakes: each setter against the caster; "
         "a won chance pays odds by main and chance, from a table; the dice pass after 3 lost rounds in a row"
     )
-    assert [stakes_text(stakes) for stakes in StakeArrangement] == [
+    assert [stakes.text for stakes in StakeArrangement] == [
         "each setter against the caster",
         "one setter's sum, accepted by the caster",
         "everyone against the caster",

@@ -181,7 +181,16 @@ def test_a_large_file_is_refused_before_it_is_read(
 def _fair_game(db: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     """A game of fair dice played to its third hand, its seeds fixed here (the dice draw them otherwise)."""
     from hazard.core.rulesets import find_ruleset
-    from hazard.table import Actor, DiceKind, GameKind, GameStore, Session, ThrowDice, table_paytable
+    from hazard.table import (
+        Actor,
+        DiceKind,
+        GameKind,
+        GameStore,
+        Session,
+        TableSpec,
+        ThrowDice,
+        table_paytable,
+    )
     from hazard.table import session as session_module
 
     servers = itertools.cycle(SEEDS)
@@ -192,9 +201,7 @@ def _fair_game(db: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     try:
         rules = find_ruleset("wikipedia")
         paytable, _ = table_paytable(rules)
-        session = Session.start(
-            store, ruleset=rules, paytable=paytable, dice=DiceKind.FAIR, kind=GameKind.PLAY
-        )
+        session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.FAIR, kind=GameKind.PLAY))
         for name in ("Ann", "Bob"):
             session.act(f"sit {name} {Fraction(100)}", by=Actor.player(name))
         session.act("seed ann-seed", by=Actor.player("Ann"))

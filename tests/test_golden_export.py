@@ -33,6 +33,7 @@ from hazard.table import (
     Need,
     Session,
     Sit,
+    TableSpec,
     table_paytable,
 )
 
@@ -46,13 +47,10 @@ def _played(store: GameStore) -> int:
     paytable, _ = table_paytable(rules)
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=paytable,
-        dice=DiceKind.SEEDED,
-        seed=2026,
-        kind=GameKind.PLAY,
+        TableSpec(
+            rules, paytable, dice=DiceKind.SEEDED, seed=2026, kind=GameKind.PLAY, bots=BotBrains(Fraction(1))
+        ),
         settings={"bot_unit": "1/1"},
-        brains=BotBrains(Fraction(1)),
     )
     for sit in (
         Sit("Ann", Fraction(100)),
@@ -84,9 +82,7 @@ def _played(store: GameStore) -> int:
 def _refereed(store: GameStore) -> int:
     rules = find_ruleset("wikipedia")
     paytable, _ = table_paytable(rules)
-    session = Session.start(
-        store, ruleset=rules, paytable=paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE
-    )
+    session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.TYPED, kind=GameKind.REFEREE))
     for text in (
         "sit Ann 100",
         "sit Bob £20 10s",

@@ -13,7 +13,7 @@ from tests.commandline import fails, run
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset, paytable_for
-from hazard.sim import SessionConfig, Staking, compile_table, round_stats, simulate_rounds, simulate_sessions
+from hazard.sim import SessionConfig, Staking, compile_rules, round_stats, simulate_rounds, simulate_sessions
 from hazard.sim.cluster import connect
 from hazard.sim.stream import BLOCK_ROUNDS, BLOCK_SESSIONS
 
@@ -44,7 +44,7 @@ def _without_time(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_rounds_on_the_cluster_equal_rounds_here(scheduler: str) -> None:
-    table = compile_table(find_ruleset("ecws-1674"))
+    table = compile_rules(find_ruleset("ecws-1674"))
     rounds = 3 * BLOCK_ROUNDS + 11  # several blocks, the last short
     here = round_stats(simulate_rounds(table, rounds, seed=21, workers=2)).to_json_dict()
     with connect(scheduler) as pool:
@@ -58,7 +58,7 @@ def test_rounds_on_the_cluster_equal_rounds_here(scheduler: str) -> None:
 def test_sessions_on_the_cluster_equal_sessions_here(scheduler: str, staking: Staking) -> None:
     ruleset = find_ruleset("wikipedia")
     config = SessionConfig(sessions=5 * BLOCK_SESSIONS + 3, rounds=80, staking=staking)
-    table = compile_table(ruleset)
+    table = compile_rules(ruleset)
     here = simulate_sessions(table, config, seed=4, paytable=paytable_for(ruleset))
     with connect(scheduler) as pool:
         there = simulate_sessions(table, config, seed=4, paytable=paytable_for(ruleset), pool=pool)

@@ -27,7 +27,7 @@ from hazard.core.state import Round
 from hazard.sim import (
     SessionConfig,
     Staking,
-    compile_table,
+    compile_rules,
     native,
     round_stats,
     simulate_rounds,
@@ -44,7 +44,7 @@ from hazard.sim.stream import (
     pair_tables,
     reference_digits,
 )
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, roll_of
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, roll_of
 
 NATIVE = native.load()
 REFERENCE = ReferenceKernels()
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _lanes(
-    play: Callable[..., Any], table: RoundTable, targets: tuple[int, int], *, seed: int, chunk: int
+    play: Callable[..., Any], table: CompiledRules, targets: tuple[int, int], *, seed: int, chunk: int
 ) -> tuple[list[int], list[int], list[list[int]]]:
     """Play two lanes to their targets, ``chunk`` rounds a call; both logs and the carry."""
     low, high = pair_tables()
@@ -81,7 +81,7 @@ def _lanes(
 # which takes four words of each lane at a time (4 * 11 rounds at most) and leaves the rest to the plain one.
 @pytest.mark.parametrize("chunk", [1, 2, 7, 11, 44, 45, 46, 89, 133, 1000])
 def test_the_lanes_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, chunk: int) -> None:
-    table = compile_table(ruleset)
+    table = compile_rules(ruleset)
     expected = _lanes(REFERENCE.play_lanes, table, (400, 371), seed=5, chunk=400)
     assert _lanes(NATIVE.play_lanes, table, (400, 371), seed=5, chunk=chunk) == expected
 
@@ -91,21 +91,21 @@ def test_the_lanes_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, ch
 def test_the_lanes_equal_the_reference_on_any_valid_ruleset(ruleset: Any, chunk: int, seed: int) -> None:
     # A user's ruleset may make a table unlike any built-in one (more states, rounds that end at once or
     # run long): the fast loop and the plain one must still agree with the reference to the bit.
-    table = compile_table(ruleset)
+    table = compile_rules(ruleset)
     expected = _lanes(REFERENCE.play_lanes, table, (300, 257), seed=seed, chunk=300)
     assert _lanes(NATIVE.play_lanes, table, (300, 257), seed=seed, chunk=chunk) == expected
 
 
 @pytest.mark.parametrize("chunk", [1, 2, 7, 11, 12, 40, 1000])
 def test_a_lane_goes_on_as_if_never_stopped(chunk: int) -> None:
-    table = compile_table(find_ruleset("ecws"))
+    table = compile_rules(find_ruleset("ecws"))
     whole = _lanes(NATIVE.play_lanes, table, (3000, 2999), seed=8, chunk=3000)
     assert _lanes(NATIVE.play_lanes, table, (3000, 2999), seed=8, chunk=chunk)[:2] == whole[:2]
 
 
 @pytest.mark.parametrize("name", ["craps", "ecws", "wikipedia", "sca", "cotton"])
 def test_a_lane_log_is_what_the_engine_makes_of_the_same_throws(name: str) -> None:
-    table = compile_table(find_ruleset(name))
+    table = compile_rules(find_ruleset(name))
     low, high = pair_tables()
     bits = [lane_generator(9, ROUND_STREAM, 0, lane) for lane in (0, 1)]
     carry = np.zeros((2, 4), dtype=np.uint64)
@@ -170,7 +170,7 @@ def test_the_tally_equals_the_reference(after: int) -> None:
 
 
 def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
-    table = compile_table(find_ruleset("wikipedia"), 7)
+    table = compile_rules(find_ruleset("wikipedia"), 7)
     log0, _, _ = _lanes(NATIVE.play_lanes, table, (5000, 1), seed=4, chunk=5000)
     log = np.array(log0, dtype=np.uint64)
     pieces = [(0, len(log))]
@@ -187,7 +187,7 @@ def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 @pytest.mark.parametrize("staking", [0, 1, 2])
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
-    table = compile_table(ruleset)
+    table = compile_rules(ruleset)
     net = _nets(table, paytable_for(ruleset))
     settings_ = np.array([60, staking, 1.0, 3, _most_won(table, paytable_for(ruleset))], dtype=np.float64)
     results = []
@@ -209,7 +209,7 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
 def test_the_sessions_play_the_streams_throws_in_order() -> None:
     """A session's throws are its stream's words, 11 throws of each accepted word, lowest digit first: what
     ``reference_digits`` computes in plain Python from the same stream."""
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     bits = lane_generator(4, 1, 2, 0)
     stats = np.zeros((1, 7))
     used = NATIVE.play_sessions(
@@ -234,7 +234,7 @@ def test_the_sessions_play_the_streams_throws_in_order() -> None:
 
 
 def test_the_kernels_refuse_arrays_of_the_wrong_kind() -> None:
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     low, high = pair_tables()
     bits = lane_generator(0, 0, 0, 0)
     carry = np.zeros((2, 4), dtype=np.uint64)
@@ -307,7 +307,7 @@ def _with_kernels(monkeypatch: pytest.MonkeyPatch, kernels: Kernels) -> None:
     monkeypatch.setattr(session, "backend", lambda: kernels)
 
 
-def _round_json(table: RoundTable, rounds: int, **options: Any) -> str:
+def _round_json(table: CompiledRules, rounds: int, **options: Any) -> str:
     counts = simulate_rounds(table, rounds, seed=31, **options)
     data = round_stats(counts).to_json_dict()
     data.pop("seconds")
@@ -318,14 +318,14 @@ def _round_json(table: RoundTable, rounds: int, **options: Any) -> str:
 
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 def test_whole_studies_of_rounds_equal_the_reference(ruleset: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    table = compile_table(ruleset)
+    table = compile_rules(ruleset)
     native_json = _round_json(table, 4_001, chunk_rounds=777)
     _with_kernels(monkeypatch, REFERENCE)
     assert _round_json(table, 4_001, chunk_rounds=777) == native_json
 
 
 def test_block_boundaries_and_chunks_change_nothing() -> None:
-    table = compile_table(find_ruleset("ecws"))
+    table = compile_rules(find_ruleset("ecws"))
     rounds = BLOCK_ROUNDS + 3  # two blocks, the second of three rounds
     results = {
         _round_json(table, rounds, chunk_rounds=chunk, workers=2) for chunk in (7, 4_099, BLOCK_ROUNDS)
@@ -340,7 +340,7 @@ def test_whole_session_studies_equal_the_reference(staking: Staking, monkeypatch
     results = []
     for kernels in (NATIVE, REFERENCE):
         _with_kernels(monkeypatch, kernels)
-        study = simulate_sessions(compile_table(ruleset), config, seed=12, paytable=paytable_for(ruleset))
+        study = simulate_sessions(compile_rules(ruleset), config, seed=12, paytable=paytable_for(ruleset))
         data = study.to_json_dict()
         data.pop("seconds")
         results.append(json.dumps(data, sort_keys=True) + repr(session_rows(study).bankrolls.tolist()))

@@ -9,14 +9,14 @@ from tests.sim_reference import session_rows
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset
-from hazard.sim import Exact, SessionConfig, compile_table, round_stats, simulate_rounds, simulate_sessions
+from hazard.sim import Exact, SessionConfig, compile_rules, round_stats, simulate_rounds, simulate_sessions
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions, sessions_figure
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_round_study_is_drawn(tmp_path: Path) -> None:
-    stats = round_stats(simulate_rounds(compile_table(find_ruleset("craps")), 20_000, seed=1))
+    stats = round_stats(simulate_rounds(compile_rules(find_ruleset("craps")), 20_000, seed=1))
     exact = Exact(
         p_win=244 / 495,
         p_nick=2 / 9,
@@ -32,7 +32,7 @@ def test_a_round_study_is_drawn(tmp_path: Path) -> None:
 
 def test_a_session_study_is_drawn(tmp_path: Path) -> None:
     study = simulate_sessions(
-        compile_table(find_ruleset("sca")), SessionConfig(sessions=30, rounds=60), seed=1
+        compile_rules(find_ruleset("sca")), SessionConfig(sessions=30, rounds=60), seed=1
     )
     target = plot_sessions(study, tmp_path / "sessions.png")
     assert target.stat().st_size > 10_000
@@ -42,7 +42,7 @@ def test_a_session_study_is_drawn(tmp_path: Path) -> None:
 def test_the_dice_passing_panel_says_what_it_draws() -> None:
     """Title, axis and bars all count how often the dice passed by the rule in a session."""
     study = simulate_sessions(
-        compile_table(find_ruleset("wikipedia"), 7), SessionConfig(sessions=40, rounds=120), seed=2
+        compile_rules(find_ruleset("wikipedia"), 7), SessionConfig(sessions=40, rounds=120), seed=2
     )
     panel = sessions_figure(study).axes[2]
     hands = session_rows(study).hands
@@ -59,7 +59,7 @@ def test_the_dice_passing_panel_says_what_it_draws() -> None:
 
 def test_a_panel_for_dice_that_never_passed() -> None:
     study = simulate_sessions(
-        compile_table(find_ruleset("ecws")), SessionConfig(sessions=5, rounds=30), seed=2
+        compile_rules(find_ruleset("ecws")), SessionConfig(sessions=5, rounds=30), seed=2
     )
     panel = sessions_figure(study).axes[2]
     assert panel.get_title() == "Dice passing: the dice never passed by the rule"
@@ -78,7 +78,7 @@ def test_bad_plot_paths_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_is_an_invalid_error(tmp_path: Path) -> None:
-    stats = round_stats(simulate_rounds(compile_table(find_ruleset("craps")), 1_000, seed=1))
+    stats = round_stats(simulate_rounds(compile_rules(find_ruleset("craps")), 1_000, seed=1))
     (tmp_path / "taken.png").mkdir()
     with pytest.raises(InvalidError, match="cannot write plot file"):
         plot_rounds(stats, tmp_path / "taken.png")

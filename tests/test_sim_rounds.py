@@ -13,7 +13,7 @@ from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
 from hazard.core.rules import DicePassing, LossCount, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
-from hazard.sim import Exact, GroupStats, RoundTable, compile_table, round_stats, simulate_rounds
+from hazard.sim import CompiledRules, Exact, GroupStats, compile_rules, round_stats, simulate_rounds
 from hazard.sim.stream import BLOCK_ROUNDS
 from hazard.study import ExactFigures
 
@@ -36,7 +36,7 @@ def _cases() -> list[tuple[Ruleset, int | None]]:
 def test_simulation_agrees_with_the_exact_analyser(ruleset: Ruleset, main: int | None) -> None:
     """Every figure of every built-in ruleset and main, within 4 standard errors of the exact value."""
     exact = ExactFigures(ruleset, main, EVEN)
-    stats = round_stats(simulate_rounds(compile_table(ruleset, main), ROUNDS, seed=20260101))
+    stats = round_stats(simulate_rounds(compile_rules(ruleset, main), ROUNDS, seed=20260101))
     name, z = _worst(stats.overall, exact.overall)
     assert abs(z) < LIMIT, (ruleset.id, main, name, z)
     for group in stats.mains:
@@ -70,7 +70,7 @@ def test_the_closed_form_rounds_kept_agrees_with_the_simulation(
         ruleset = dataclasses.replace(ruleset, passing=passing)
     exact = ExactFigures(ruleset, None, EVEN).overall.expected_rounds_kept
     assert exact is not None
-    kept = round_stats(simulate_rounds(compile_table(ruleset), ROUNDS, seed=11)).rounds_kept
+    kept = round_stats(simulate_rounds(compile_rules(ruleset), ROUNDS, seed=11)).rounds_kept
     assert kept is not None
     assert kept.n > 1000
     assert abs(kept.value - exact) < LIMIT * kept.se, (name, passing, kept.value, exact)
@@ -99,7 +99,7 @@ def test_a_wrong_table_is_caught(name: str, main: int | None) -> None:
     wrong = _moved_eleven(right)
     assert wrong != right
     exact = ExactFigures(right, main, EVEN)
-    stats = round_stats(simulate_rounds(compile_table(wrong, main), ROUNDS, seed=3))
+    stats = round_stats(simulate_rounds(compile_rules(wrong, main), ROUNDS, seed=3))
     _, z = _worst(stats.overall, exact.overall)
     assert abs(z) > 10
     win_z = stats.overall.win.z_rate(exact.overall.p_win)
@@ -108,7 +108,7 @@ def test_a_wrong_table_is_caught(name: str, main: int | None) -> None:
 
 
 def test_a_corrupted_compiled_entry_is_caught() -> None:
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     entries = copy.copy(table.entries)
     crab = entries[ROLLS.index(Roll(1, 1))]
     for roll in (Roll(5, 6), Roll(6, 5)):  # 11 on the come-out now loses
@@ -121,19 +121,19 @@ def test_a_corrupted_compiled_entry_is_caught() -> None:
 
 def test_the_two_readings_of_eleven_on_seven_are_told_apart() -> None:
     """ecws throws 11 again on 7 where cotton nicks: the simulation of one is refused by the other's odds."""
-    ecws = round_stats(simulate_rounds(compile_table(find_ruleset("ecws"), 7), ROUNDS, seed=5))
+    ecws = round_stats(simulate_rounds(compile_rules(find_ruleset("ecws"), 7), ROUNDS, seed=5))
     cotton = ExactFigures(find_ruleset("cotton"), 7, EVEN)
     assert abs(_worst(ecws.overall, cotton.overall)[1]) > LIMIT
 
 
-def _json(table: RoundTable, rounds: int, **options: Any) -> str:
+def _json(table: CompiledRules, rounds: int, **options: Any) -> str:
     data = round_stats(simulate_rounds(table, rounds, seed=77, **options)).to_json_dict()
     data.pop("seconds")
     return json.dumps(data, sort_keys=True)
 
 
 def test_the_same_seed_gives_the_same_counts_whatever_the_chunks_and_workers() -> None:
-    table = compile_table(find_ruleset("ecws"))
+    table = compile_rules(find_ruleset("ecws"))
     rounds = 2 * BLOCK_ROUNDS + 12_345  # three blocks, the last one short and odd
     reference = _json(table, rounds)
     for options in (
@@ -146,19 +146,19 @@ def test_the_same_seed_gives_the_same_counts_whatever_the_chunks_and_workers() -
 
 
 def test_tiny_chunks_give_the_same_counts() -> None:
-    table = compile_table(find_ruleset("wikipedia"))
+    table = compile_rules(find_ruleset("wikipedia"))
     assert _json(table, 3001, chunk_rounds=1) == _json(table, 3001)
 
 
 def test_another_seed_gives_other_counts() -> None:
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     first = simulate_rounds(table, 10_000, seed=1)
     second = simulate_rounds(table, 10_000, seed=2)
     assert first.by_code != second.by_code
 
 
 def test_counts_add_up() -> None:
-    counts = simulate_rounds(compile_table(find_ruleset("sca")), 50_001, seed=9)
+    counts = simulate_rounds(compile_rules(find_ruleset("sca")), 50_001, seed=9)
     assert counts.rounds == 50_001
     assert sum(map(sum, counts.by_code)) == 50_001
     assert counts.throws == sum(counts.throw_sums) >= 50_001
@@ -178,7 +178,7 @@ def test_counts_add_up() -> None:
 def test_bad_arguments_are_refused(options: dict[str, int], message: str) -> None:
     arguments: dict[str, Any] = {"rounds": 10, "seed": 1, **options}
     with pytest.raises(InvalidError, match=message):
-        simulate_rounds(compile_table(find_ruleset("craps")), **arguments)
+        simulate_rounds(compile_rules(find_ruleset("craps")), **arguments)
 
 
 def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -193,7 +193,7 @@ def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -
 
     rounds = 6 * BLOCK_ROUNDS
     counts = simulate_rounds(
-        compile_table(find_ruleset("craps")), rounds, seed=1, progress=interrupt, workers=1
+        compile_rules(find_ruleset("craps")), rounds, seed=1, progress=interrupt, workers=1
     )
     assert counts.interrupted
     assert 0 < counts.rounds < rounds

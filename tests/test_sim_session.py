@@ -17,15 +17,15 @@ from hazard.core.rulesets import (
     find_ruleset,
     paytable_for,
 )
-from hazard.sim import SessionConfig, SessionStudy, Staking, compile_table, simulate_sessions
+from hazard.sim import SessionConfig, SessionTally, Staking, compile_rules, simulate_sessions
 from hazard.sim.session import QUANTILES, _most_won, _nets
 from hazard.sim.stream import BLOCK_SESSIONS
 
 
-def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> SessionStudy:
+def _study(name: str = "wikipedia", main: int | None = 7, **config: object) -> SessionTally:
     ruleset = find_ruleset(name)
     return simulate_sessions(
-        compile_table(ruleset, main),
+        compile_rules(ruleset, main),
         SessionConfig(**config),
         seed=12,
         paytable=paytable_for(ruleset),  # type: ignore[arg-type]
@@ -44,7 +44,7 @@ def test_money_only_changes_hands_and_never_goes_below_zero(staking: Staking) ->
 def test_the_setters_take_matches_the_exact_edge() -> None:
     ruleset = find_ruleset("craps")
     study = simulate_sessions(
-        compile_table(ruleset),
+        compile_rules(ruleset),
         SessionConfig(sessions=400, rounds=500, bankroll=10_000),
         seed=3,
         paytable=find_paytable("even"),
@@ -58,7 +58,7 @@ def test_the_setters_take_matches_the_exact_edge() -> None:
 def test_the_same_seed_gives_the_same_sessions_whatever_the_workers() -> None:
     def run(workers: int) -> str:
         study = simulate_sessions(
-            compile_table(find_ruleset("sca")),
+            compile_rules(find_ruleset("sca")),
             SessionConfig(sessions=3 * BLOCK_SESSIONS + 5, rounds=120, staking=Staking.PAROLI),
             seed=99,
             workers=workers,
@@ -118,9 +118,9 @@ def test_the_cover_is_the_paytables_most_won_of_what_is_played(ruleset: Ruleset)
         if paytable is not None:
             paytable.check(ruleset)  # every built-in paytable covers every built-in ruleset
         for main in (None, *ruleset.mains):
-            table = compile_table(ruleset, main)
+            table = compile_rules(ruleset, main)
             assert _most_won(table, paytable) == max(*_nets(table, paytable), 1e-9)
-    on_six = compile_table(find_ruleset("wikipedia"), 6)
+    on_six = compile_rules(find_ruleset("wikipedia"), 6)
     assert _most_won(on_six, find_paytable("true-odds")) == 5 / 3  # only main 6's chances: 4 or 10, 5 to 3
 
 
@@ -131,7 +131,7 @@ def test_long_sessions_are_blocks_of_their_own_and_the_workers_change_nothing() 
     assert block_sessions(rounds) == 1
     assert block_sessions(200) == BLOCK_SESSIONS
     config = SessionConfig(sessions=3, rounds=rounds, bankroll=1e9)
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     one = simulate_sessions(table, config, seed=5, workers=1)
     two = simulate_sessions(table, config, seed=5, workers=2)
     assert two.workers == 2  # three blocks: both threads at work
@@ -175,7 +175,7 @@ def test_what_a_study_keeps_does_not_grow_with_its_sessions() -> None:
     """Four times the sessions, the same memory at its peak: no row is kept per session."""
     import tracemalloc
 
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
 
     def peak(sessions: int) -> int:
         tracemalloc.start()

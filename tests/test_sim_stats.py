@@ -8,7 +8,7 @@ import math
 import pytest
 
 from hazard.core.rulesets import find_ruleset
-from hazard.sim import compile_table, round_stats, simulate_rounds
+from hazard.sim import compile_rules, round_stats, simulate_rounds
 from hazard.sim.stats import Exact, mean, rate
 
 REQUIRED = {
@@ -58,7 +58,7 @@ def test_mean_and_its_interval() -> None:
 
 
 def test_round_stats_of_a_thrown_main_split_by_main() -> None:
-    stats = round_stats(simulate_rounds(compile_table(find_ruleset("sca")), 100_000, seed=4))
+    stats = round_stats(simulate_rounds(compile_rules(find_ruleset("sca")), 100_000, seed=4))
     assert [g.main for g in stats.mains] == [5, 6, 7, 8, 9]
     assert sum(g.rounds for g in stats.mains) == stats.overall.rounds
     assert sum(g.wins for g in stats.mains) == stats.overall.wins
@@ -69,7 +69,7 @@ def test_round_stats_of_a_thrown_main_split_by_main() -> None:
 
 
 def test_json_form_has_the_documented_fields() -> None:
-    stats = round_stats(simulate_rounds(compile_table(find_ruleset("craps")), 20_000, seed=4))
+    stats = round_stats(simulate_rounds(compile_rules(find_ruleset("craps")), 20_000, seed=4))
     exact = Exact(p_win=244 / 495, p_nick=2 / 9, p_out=1 / 9, expected_throws=557 / 165, throws_variance=9.0)
     data = stats.to_json_dict(exact)
     assert set(data) >= REQUIRED
@@ -85,7 +85,7 @@ def test_json_form_has_the_documented_fields() -> None:
 
 
 def test_a_thrown_main_has_a_null_main_in_json() -> None:
-    stats = round_stats(simulate_rounds(compile_table(find_ruleset("ecws")), 5_000, seed=4))
+    stats = round_stats(simulate_rounds(compile_rules(find_ruleset("ecws")), 5_000, seed=4))
     data = stats.to_json_dict()
     assert data["main"] is None
     assert data["exact_p_win"] is None

@@ -15,15 +15,15 @@ from hazard.core.passing import PassingEffect, passing_effect
 from hazard.core.rules import DicePassing, LossCount, MainMethod, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_ruleset
 from hazard.core.state import Phase
-from hazard.sim.tables import CODE_SHIFT, NEXT_MASK, THROW_BIT, RoundTable, compile_table, on_main, roll_of
+from hazard.sim.tables import CODE_SHIFT, NEXT_MASK, THROW_BIT, CompiledRules, compile_rules, on_main, roll_of
 
 
-def _decode(table: RoundTable, state: int, digit: int) -> tuple[int, bool, int]:
+def _decode(table: CompiledRules, state: int, digit: int) -> tuple[int, bool, int]:
     entry = int(table.entries[state * 36 + digit])
     return (entry & NEXT_MASK) // 36, bool(entry >> THROW_BIT & 1), entry >> CODE_SHIFT
 
 
-def _check_against_engine(table: RoundTable) -> None:
+def _check_against_engine(table: CompiledRules) -> None:
     for index, state in enumerate(table.states):
         for digit in range(36):
             target, throw, code = _decode(table, index, digit)
@@ -49,9 +49,9 @@ def test_digits_are_the_36_ordered_rolls() -> None:
 
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 def test_every_builtin_table_agrees_with_the_engine(ruleset: Ruleset) -> None:
-    _check_against_engine(compile_table(ruleset))
+    _check_against_engine(compile_rules(ruleset))
     for main in ruleset.mains:
-        table = compile_table(ruleset, main)
+        table = compile_rules(ruleset, main)
         assert table.main == main
         _check_against_engine(table)
 
@@ -59,11 +59,11 @@ def test_every_builtin_table_agrees_with_the_engine(ruleset: Ruleset) -> None:
 @settings(max_examples=40, deadline=None)
 @given(rulesets())
 def test_any_valid_ruleset_compiles_to_the_engine(ruleset: Ruleset) -> None:
-    _check_against_engine(compile_table(ruleset))
+    _check_against_engine(compile_rules(ruleset))
 
 
 def test_craps_is_seven_states_and_fourteen_endings() -> None:
-    table = compile_table(find_ruleset("craps"))
+    table = compile_rules(find_ruleset("craps"))
     assert table.main == 7
     assert len(table.states) == 7
     assert len(table.outcomes) == 14
@@ -71,7 +71,7 @@ def test_craps_is_seven_states_and_fourteen_endings() -> None:
 
 
 def test_a_called_main_without_a_main_is_drawn_uniformly() -> None:
-    table = compile_table(find_ruleset("wikipedia"))
+    table = compile_rules(find_ruleset("wikipedia"))
     assert table.main is None
     assert table.states[0] is None
     picked = [_decode(table, 0, d)[0] for d in range(36)]
@@ -86,7 +86,7 @@ def test_on_main_plays_a_thrown_main_from_its_opening_throw() -> None:
     fixed = on_main(ecws, 6)
     assert fixed.method is MainMethod.FIXED
     assert fixed.rows == (ecws.row(6),)
-    table = compile_table(ecws, 6)
+    table = compile_rules(ecws, 6)
     first = table.states[table.start]
     assert first is not None
     assert first.phase is Phase.OPENING
@@ -96,7 +96,7 @@ def test_on_main_plays_a_thrown_main_from_its_opening_throw() -> None:
 
 def test_an_unknown_main_is_refused() -> None:
     with pytest.raises(IllegalError, match="the mains are 5, 6, 7, 8 and 9"):
-        compile_table(find_ruleset("ecws"), 4)
+        compile_rules(find_ruleset("ecws"), 4)
 
 
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
@@ -109,7 +109,7 @@ def test_the_passing_rule_is_compiled_from_the_core(ruleset: Ruleset, passing: D
         ruleset = dataclasses.replace(ruleset, passing=passing)
     bits = {PassingEffect.CLEAR: 1, PassingEffect.COUNT: 2, PassingEffect.PASS: 4, PassingEffect.KEEP: 0}
     for main in (None, *ruleset.mains):
-        table = compile_table(ruleset, main)
+        table = compile_rules(ruleset, main)
         rule = table.passing_rule()
         assert (rule.typecode, rule.itemsize, len(rule)) == ("q", 8, table.codes)
         assert rule[0] == ruleset.passing.after_losses
@@ -119,7 +119,7 @@ def test_the_passing_rule_is_compiled_from_the_core(ruleset: Ruleset, passing: D
 
 
 def test_craps_counts_only_a_seven_out() -> None:
-    craps = compile_table(find_ruleset("craps"))
+    craps = compile_rules(find_ruleset("craps"))
     rule = craps.passing_rule()
     flags = craps.code_flags()
     for code, outcome in enumerate(craps.outcomes, start=1):
@@ -128,11 +128,11 @@ def test_craps_counts_only_a_seven_out() -> None:
     no_passing = dataclasses.replace(
         find_ruleset("craps"), passing=dataclasses.replace(find_ruleset("craps").passing, after_losses=0)
     )
-    assert not any(bits & 2 for bits in compile_table(no_passing).passing_rule()[1:])
+    assert not any(bits & 2 for bits in compile_rules(no_passing).passing_rule()[1:])
 
 
 def test_a_throw_for_the_main_that_passes_the_dice_is_an_outcome() -> None:
-    sca = compile_table(find_ruleset("sca"))
+    sca = compile_rules(find_ruleset("sca"))
     first = sca.states[sca.start]
     assert first is not None
     assert first.phase is Phase.MAIN

@@ -26,7 +26,7 @@ from hazard.core.rulesets import (
 )
 from hazard.core.staking import Staking, StakingPlan
 from hazard.core.state import Outcome, Termination
-from hazard.table import load_game
+from hazard.table import TableSpec, load_game
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -476,7 +476,7 @@ def test_a_person_plays_a_whole_round_alone_against_bots() -> None:
     store = GameStore.open("sqlite://", in_memory=True)
     rules = find_ruleset("wikipedia")
     session = Session.start(
-        store, ruleset=rules, paytable=paytable_for(rules) or find_paytable("even"), dice=DiceKind.TYPED
+        store, TableSpec(rules, paytable_for(rules) or find_paytable("even"), dice=DiceKind.TYPED)
     )
     me = Actor.player("Me")
     for name, bot in (("Me", None), ("Sam", SETTER), ("Bea", BYSTANDER)):
@@ -505,9 +505,7 @@ def test_a_person_plays_a_whole_round_alone_against_bots() -> None:
 def test_a_table_of_bots_plays_itself() -> None:
     store = GameStore.open("sqlite://", in_memory=True)
     rules = find_ruleset("wikipedia")
-    session = Session.start(
-        store, ruleset=rules, paytable=find_paytable("wikipedia"), dice=DiceKind.SEEDED, seed=3
-    )
+    session = Session.start(store, TableSpec(rules, find_paytable("wikipedia"), dice=DiceKind.SEEDED, seed=3))
     for name, bot in (("Cas", BYSTANDER), ("Sam", SETTER), ("Bea", BYSTANDER)):
         session.play(Sit(name, Fraction(50), bot), by=Actor.player(name))
     rounds = passes = 0

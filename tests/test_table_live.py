@@ -20,13 +20,14 @@ from hazard.table import (
     DiceKind,
     GameKind,
     GameStore,
-    Holder,
     LiveGame,
     Move,
     Role,
+    SeatKey,
     Session,
     Sit,
     Stake,
+    TableSpec,
     ThrowDice,
     actor_of,
     check_role,
@@ -52,7 +53,7 @@ def store(db: Path) -> Iterator[GameStore]:
 def new_game(store: GameStore) -> LiveGame:
     rules = find_ruleset("wikipedia")
     pays, _ = table_paytable(rules)
-    return LiveGame(Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.SEEDED, seed=1))
+    return LiveGame(Session.start(store, TableSpec(rules, pays, dice=DiceKind.SEEDED, seed=1)))
 
 
 def streamed(live: LiveGame) -> list[tuple[int, str]]:
@@ -114,7 +115,7 @@ def test_a_move_after_another_process_wrote_catches_up_and_is_made(store: GameSt
 
 
 def test_a_key_holder_comes_to_the_table_in_a_role() -> None:
-    host, ann = Holder(None), Holder("Ann", 1)
+    host, ann = SeatKey(None), SeatKey("Ann", 1)
     assert [role_of(host, DiceKind.FAIR), role_of(host, DiceKind.TYPED), role_of(ann, DiceKind.FAIR)] == [
         Role.HOST,
         Role.REFEREE,

@@ -15,7 +15,18 @@ import pytest
 from hazard.core.errors import IllegalError
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
-from hazard.table import REFEREE, Actor, DiceKind, GameKind, GameStore, Session, Sit, check_seats, load_game
+from hazard.table import (
+    REFEREE,
+    Actor,
+    DiceKind,
+    GameKind,
+    GameStore,
+    Session,
+    Sit,
+    TableSpec,
+    check_seats,
+    load_game,
+)
 
 RULES = find_ruleset("wikipedia")
 PAYS = find_paytable("wikipedia")
@@ -54,7 +65,7 @@ ALLOWED = [
 def session(tmp_path: Path, seated: list[str]) -> Session:
     store = GameStore.open(str(tmp_path / "games.db"))
     started = Session.start(
-        store, ruleset=RULES, paytable=PAYS, dice=DiceKind.SEEDED, seed=1, stakes=StakeArrangement.BANK
+        store, TableSpec(RULES, PAYS, stakes=StakeArrangement.BANK, dice=DiceKind.SEEDED, seed=1)
     )
     for name in seated:
         started.act(Sit(name, Fraction(10)), by=Actor.player(name))

@@ -20,7 +20,17 @@ import pytest
 from tests.commandline import run
 
 from hazard.core.rulesets import find_ruleset
-from hazard.table import Actor, DiceKind, GameStore, Session, Sit, game_json, load_game, table_paytable
+from hazard.table import (
+    Actor,
+    DiceKind,
+    GameStore,
+    Session,
+    Sit,
+    TableSpec,
+    game_json,
+    load_game,
+    table_paytable,
+)
 from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.provenance import check_provenance
 from hazard.table.serverkeys import ServerKeys
@@ -36,9 +46,7 @@ def _played(tmp_path: Path, hands: int = 3) -> tuple[dict[str, Any], bytes]:
     rules = find_ruleset("wikipedia")
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=table_paytable(rules)[0],
-        dice=DiceKind.FAIR,
+        TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.FAIR),
         seats=[Sit("Ann", Fraction(1000)), Sit("Bob", Fraction(1000))],
     )
     for _ in range(5000):

@@ -27,6 +27,7 @@ from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
+from hazard.table import TableSpec
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -53,7 +54,7 @@ from hazard.table.game import (
     game_json,
     load_game,
 )
-from hazard.table.keys import Holder
+from hazard.table.keys import SeatKey
 from hazard.table.record_engine import Access, default_database_url
 from hazard.table.record_load import GameSummary
 from hazard.table.record_schema import MAX_DATA
@@ -747,12 +748,14 @@ def test_a_game_round_trips_through_another_database() -> None:
     try:
         session = Session.start(
             store,
-            ruleset=WIKIPEDIA,
-            paytable=find_paytable("wikipedia"),
-            dice=DiceKind.SEEDED,
-            seed=8,
+            TableSpec(
+                WIKIPEDIA,
+                find_paytable("wikipedia"),
+                dice=DiceKind.SEEDED,
+                seed=8,
+                bots=BotBrains(unit=Fraction(2)),
+            ),
             settings={"bot_unit": "2/1"},
-            brains=BotBrains(unit=Fraction(2)),
         )
         for name, bot in (("Cas", BotPolicy.SETTER), ("Sam", BotPolicy.SETTER), ("Bea", BotPolicy.BYSTANDER)):
             session.play(Sit(name, Fraction(50), bot), by=REFEREE)
@@ -1003,9 +1006,9 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     )
     game = info.id
     store.append(game, ANN, Sit("Ann", Fraction(10)), seq=1, key=("b" * 64, "Ann"), request="ann-1")
-    assert store.holder(game, "a" * 64) == Holder(None)
+    assert store.holder(game, "a" * 64) == SeatKey(None)
     assert store.holder(game, "a" * 64).is_host  # type: ignore[union-attr]
-    assert store.holder(game, "b" * 64) == Holder("Ann", 1)  # the seating of entry 1, his sit
+    assert store.holder(game, "b" * 64) == SeatKey("Ann", 1)  # the seating of entry 1, his sit
     assert store.holder(game, "c" * 64) is None
     assert store.holder(game + 1, "b" * 64) is None  # a key opens one game only
     assert store.requests(game) == {"ann-1": 1}
@@ -1020,7 +1023,7 @@ def test_keys_client_numbers_and_closing_are_kept_with_their_entries(store: Game
     assert store.head(game + 1) is None
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.requests(game) == {"ann-1": 1}
-    assert reader.holder(game, "b" * 64) == Holder("Ann", 1)
+    assert reader.holder(game, "b" * 64) == SeatKey("Ann", 1)
     assert reader.closed() == frozenset({game})
     with pytest.raises(InvalidError, match="opened for reading"):
         reader.append(game, REFEREE, Close())

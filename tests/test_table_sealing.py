@@ -31,6 +31,7 @@ from hazard.table import (
     GameStore,
     Session,
     Sit,
+    TableSpec,
     commitment,
     load_game,
     table_paytable,
@@ -49,9 +50,7 @@ def _start(store: GameStore) -> Session:
     rules = find_ruleset("wikipedia")
     return Session.start(
         store,
-        ruleset=rules,
-        paytable=table_paytable(rules)[0],
-        dice=DiceKind.FAIR,
+        TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.FAIR),
         seats=[Sit("Ann", Fraction(1000)), Sit("Bob", Fraction(1000))],
     )
 

@@ -38,6 +38,7 @@ from hazard.table import (
     Session,
     Sit,
     Stake,
+    TableSpec,
     ThrowDice,
     Thrown,
     effective_actions,
@@ -150,12 +151,8 @@ def play_against_bots(store: GameStore, throws: int = 36) -> Session:
     pays, _ = table_paytable(rules)
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=pays,
-        dice=DiceKind.SEEDED,
-        seed=SEED,
+        TableSpec(rules, pays, dice=DiceKind.SEEDED, seed=SEED, bots=BotBrains(unit=Fraction(1))),
         settings={"bot_unit": "1"},
-        brains=BotBrains(unit=Fraction(1)),
     )
     session.act("sit Ann 100", by=ANN)
     session.act("sit Bob 100 as a setter bot", by=BOB)
@@ -219,7 +216,7 @@ SCRIPT: list[tuple[Actor, str]] = [
 def play_a_refereed_game(store: GameStore) -> Session:
     rules = find_ruleset("wikipedia")
     pays, _ = table_paytable(rules)
-    session = Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.TYPED, kind=GameKind.REFEREE)
+    session = Session.start(store, TableSpec(rules, pays, dice=DiceKind.TYPED, kind=GameKind.REFEREE))
     for actor, text in SCRIPT:
         done = session.act(text, by=actor)
         assert [d.entry.actor for d in done] == [actor]
@@ -284,7 +281,7 @@ def play_all_against_the_caster(store: GameStore, throws: int = 30) -> Session:
     """Seed 3 throws 6-1 (main 7), 5-1 (chance 6), 6-1 (lost: the dice pass), then on."""
     rules = find_ruleset("sca-isenfir")
     pays, _ = table_paytable(rules)
-    session = Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.SEEDED, seed=3)
+    session = Session.start(store, TableSpec(rules, pays, dice=DiceKind.SEEDED, seed=3))
     assert session.table.stakes.value == "all-against-caster"
     session.act("sit Ann 60", by=ANN)
     session.act("sit Cas 60 as a setter bot", by=Actor.player("Cas"))

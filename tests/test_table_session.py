@@ -29,6 +29,7 @@ from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.core.state import Phase
+from hazard.table import TableSpec
 from hazard.table.actions import (
     REFEREE,
     Actor,
@@ -66,7 +67,13 @@ def start(store: GameStore, ruleset: str = "wikipedia", **options: Any) -> Sessi
     pays, _ = table_paytable(rules)
     if options.get("dice") is DiceKind.TYPED:
         options.setdefault("kind", GameKind.REFEREE)
-    return Session.start(store, ruleset=rules, paytable=pays, **options)
+    spec = {key: options.pop(key) for key in _SPEC if key in options}
+    if "brains" in options:
+        spec["bots"] = options.pop("brains")
+    return Session.start(store, TableSpec(rules, pays, **spec), **options)
+
+
+_SPEC = ("stakes", "dice", "seed", "kind", "label")
 
 
 @pytest.fixture
@@ -854,13 +861,15 @@ _CHILD = textwrap.dedent(
     from fractions import Fraction
     from hazard.core.rulesets import find_ruleset
     from hazard.table import REFEREE, Actor, BotBrains, BotPolicy, DiceKind, GameStore, Session, Sit
-    from hazard.table import table_paytable
+    from hazard.table import TableSpec, table_paytable
 
     path, mode = sys.argv[1], sys.argv[2]
     rules = find_ruleset("wikipedia")
     session = Session.start(
-        GameStore.open(path), ruleset=rules, paytable=table_paytable(rules)[0], dice=DiceKind.SEEDED,
-        seed=21, brains=BotBrains(unit=Fraction(2)),
+        GameStore.open(path),
+        TableSpec(
+            rules, table_paytable(rules)[0], dice=DiceKind.SEEDED, seed=21, bots=BotBrains(unit=Fraction(2))
+        ),
     )
     for name, bot in (("Cas", "bystander"), ("Sam", "setter"), ("Bea", "bystander"), ("Sue", "setter")):
         session.play(Sit(name, Fraction(40), BotPolicy(bot)), by=Actor.player(name))
@@ -955,7 +964,7 @@ _KILLED_AT = textwrap.dedent(
     from fractions import Fraction
     from sqlalchemy import event
     from hazard.core.rulesets import find_ruleset
-    from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, table_paytable
+    from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, TableSpec, table_paytable
 
     path, statements = sys.argv[1], int(sys.argv[2])
     store = GameStore.open(path)
@@ -975,7 +984,7 @@ _KILLED_AT = textwrap.dedent(
     rules = find_ruleset("wikipedia")
     seats = [Sit(name, Fraction(100)) for name in ("Ann", "Bob", "Cat")]
     session = Session.start(
-        store, ruleset=rules, paytable=table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE,
+        store, TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE),
         seats=seats, seated_by=REFEREE,
     )
     print(f"started {session.game}", flush=True)
@@ -1140,12 +1149,7 @@ def test_random_games_with_bots_conserve_money_and_replay_exactly(data: st.DataO
     store = GameStore.open("sqlite://", in_memory=True)
     session = Session.start(
         store,
-        ruleset=rules,
-        paytable=pays,
-        stakes=stakes,
-        dice=DiceKind.SEEDED,
-        seed=seed,
-        brains=BotBrains(unit=unit),
+        TableSpec(rules, pays, stakes=stakes, dice=DiceKind.SEEDED, seed=seed, bots=BotBrains(unit=unit)),
     )
     for index, (bankroll, bot) in enumerate(seats):
         session.play(Sit(f"P{index}", Fraction(bankroll), bot), by=Actor.player(f"P{index}"))
@@ -1459,11 +1463,11 @@ _FAIR_CHILD = textwrap.dedent(
     import sys
     from fractions import Fraction
     from hazard.core.rulesets import find_ruleset
-    from hazard.table import Actor, DiceKind, GameStore, Session, Sit, table_paytable
+    from hazard.table import Actor, DiceKind, GameStore, Session, Sit, TableSpec, table_paytable
 
     rules = find_ruleset("wikipedia")
     session = Session.start(
-        GameStore.open(sys.argv[1]), ruleset=rules, paytable=table_paytable(rules)[0], dice=DiceKind.FAIR,
+        GameStore.open(sys.argv[1]), TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.FAIR),
         seats=[Sit(name, Fraction(1000)) for name in ("Ann", "Bob")],
     )
     print(session.game, flush=True)

@@ -20,6 +20,7 @@ from hazard.table import (
     Session,
     Sit,
     StoredGame,
+    TableSpec,
     load_game,
     table_paytable,
 )
@@ -32,7 +33,7 @@ def played(dice: DiceKind, steps: int) -> tuple[GameStore, Session]:
     rules = find_ruleset("wikipedia")
     pays, _ = table_paytable(rules)
     seed = None if dice is DiceKind.FAIR else 5
-    session = Session.start(store, ruleset=rules, paytable=pays, dice=dice, seed=seed, kind=GameKind.PLAY)
+    session = Session.start(store, TableSpec(rules, pays, dice=dice, seed=seed, kind=GameKind.PLAY))
     for name in ("Ann", "Bob"):
         session.act(f"sit {name} 1000", by=Actor.player(name))
     for _ in range(steps):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.commandline import fuzz
 
 from hazard.core.errors import InvalidError
-from hazard.table import load_game
+from hazard.table import TableSpec, load_game
 from hazard.table.fair import commitment, fair_throw
 from hazard.table.verify import FreshSeed, HandCheck, Verification, verify_game
 
@@ -288,7 +288,7 @@ def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     store = GameStore.open(str(db))
     rules = find_ruleset("wikipedia")
     paytable, _ = table_paytable(rules)
-    session = Session.start(store, ruleset=rules, paytable=paytable, dice=DiceKind.FAIR, kind=GameKind.PLAY)
+    session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.FAIR, kind=GameKind.PLAY))
     for name in ("Ann", "Bob"):
         session.act(f"sit {name} {Fraction(100)}", by=Actor.player(name))
     session.act("seed ann-seed", by=Actor.player("Ann"))

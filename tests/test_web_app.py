@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_ruleset, ruleset_to_toml
-from hazard.table import Access, GameStore, game_json, load_game
+from hazard.table import Access, GameStore, TableSpec, game_json, load_game
 from hazard.web import Limits, WebConfig, create_app
 from hazard.web import hub as hub_module
 
@@ -495,12 +495,7 @@ def test_unknown_tables_and_bad_numbers(client: TestClient, db: str) -> None:
     rules = find_ruleset("craps")
     store = GameStore.open(db)
     played = Session.start(
-        store,
-        ruleset=rules,
-        paytable=table_paytable(rules)[0],
-        dice=DiceKind.SEEDED,
-        seed=1,
-        kind=GameKind.PLAY,
+        store, TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.SEEDED, seed=1, kind=GameKind.PLAY)
     )
     refused(client.get(f"/api/tables/{played.game}"), 404, "not a web table")
 

@@ -19,21 +19,23 @@ from hazard.table import (
     Access,
     ActorError,
     DiceKind,
+    GameKind,
     GameStore,
-    Holder,
     IllegalError,
     InvalidError,
     RecordUnavailable,
+    SeatKey,
+    TableSpec,
     load_game,
     table_paytable,
 )
-from hazard.web import Hub, TableSpec, Update
+from hazard.web import Hub, Update
 from hazard.web.hub import token_digest
 
 T = TypeVar("T")
 
 RULES = find_ruleset("wikipedia")
-SPEC = TableSpec(RULES, table_paytable(RULES)[0])
+SPEC = TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.FAIR, kind=GameKind.WEB)
 TOKENS: dict[tuple[int, str], str] = {}
 """Each seat's token, by table and name, as :func:`seated` was given it."""
 
@@ -48,7 +50,7 @@ async def started(url: str, poll: float = 0.02) -> Hub:
     return hub
 
 
-async def seated(hub: Hub, game: int, *names: str) -> dict[str, Holder]:
+async def seated(hub: Hub, game: int, *names: str) -> dict[str, SeatKey]:
     holders = {}
     for name in names:
         _, token, _, _ = await hub.join(game, name, "100", by=None)
@@ -102,7 +104,7 @@ def test_a_spectator_and_a_forged_token_act_for_nobody(tmp_path: Path) -> None:
     async def test() -> None:
         hub = await started(str(tmp_path / "g.db"))
         live, host = await hub.create(SPEC)
-        assert await hub.holder(live.game, host) == Holder(None)
+        assert await hub.holder(live.game, host) == SeatKey(None)
         assert await hub.holder(live.game, "forged") is None
         assert await hub.holder(live.game, "x" * 10_000) is None
         with pytest.raises(ActorError, match="spectator"):
@@ -126,7 +128,7 @@ def test_two_servers_on_one_record_keep_one_order_and_both_tell_their_clients(tm
         assert update.seq == there.seq == live.seq
         # an action sent to the second server from its own (now current) table
         cat = await two.holder(live.game, TOKENS[(live.game, "Cat")])
-        assert cat == Holder("Cat", 4)  # the key to the seating of entry 4, Cat's sit (after the commitment)
+        assert cat == SeatKey("Cat", 4)  # the key to the seating of entry 4, Cat's sit (after the commitment)
         seq, _ = await two.act(live.game, "stake 2", by=cat, client="c1")
         # the first server's table is behind: its next action catches up first, then is written after
         withdrawn = await one.act(live.game, "withdraw", by=people["Bob"], client="b2")
@@ -159,8 +161,8 @@ def test_a_restarted_server_carries_every_table_on_and_knows_what_was_sent(tmp_p
         second = await started(url)
         again = await second.table(live.game)
         assert again.session.table == table
-        assert await second.holder(live.game, host) == Holder(None)
-        assert await second.holder(live.game, ann_token) == Holder("Ann", 2)
+        assert await second.holder(live.game, host) == SeatKey(None)
+        assert await second.holder(live.game, ann_token) == SeatKey("Ann", 2)
         bob = await second.holder(live.game, bob_token)
         assert await second.act(live.game, "stake 3", by=bob, client="bob-stake") == answer
         assert len(again.session.table.wagers) == 1
@@ -211,7 +213,7 @@ def test_bad_input_to_the_hub(tmp_path: Path) -> None:
 
 def test_a_table_spec_takes_fair_or_typed_dice_only() -> None:
     with pytest.raises(InvalidError, match="a web table has the server's fair dice"):
-        TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.SEEDED)
+        TableSpec(RULES, table_paytable(RULES)[0], dice=DiceKind.SEEDED, kind=GameKind.WEB)
 
 
 def test_a_token_is_kept_only_as_its_digest(tmp_path: Path) -> None:

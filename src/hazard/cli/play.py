@@ -29,6 +29,7 @@ from hazard.cli.commands import Act, Fix, Meta, parse_line, play_help, referee_h
 from hazard.cli.record import DbOption, MoneyOption, game_number
 from hazard.cli.tableview import entries_view, info_text, round_line, rules_text, table_view
 from hazard.core.errors import HazardError, IllegalError, InvalidError, quoted
+from hazard.core.paytable import Paytable
 from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset
@@ -61,10 +62,10 @@ from hazard.table import (
     Session,
     Sit,
     StaleError,
+    TableSpec,
     Thrown,
     best_main,
     check_name,
-    check_seats,
     entry_text,
     event_text,
     note_text,
@@ -561,12 +562,7 @@ def play(
             store.close()
         return
     # Everything is checked before the record is opened: a bad option leaves no trace in it.
-    found = find_ruleset(ruleset or DEFAULT_RULESET, paths=True)
-    chosen, even = table_paytable(found, paytable, paths=True)
-    if even:
-        screen.say(
-            f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
-        )
+    found, chosen = _rules(screen, ruleset, paytable)
     you = check_name(name if name is not None else DEFAULT_NAME)
     # An option given empty is refused by its parser, never taken for the default.
     stake = parse_money(DEFAULT_BANKROLL if bankroll is None else bankroll, what="bankroll")
@@ -585,22 +581,13 @@ def play(
     seed_number = None if seed is None else whole_number(seed, what="--seed", expected=_SEEDS)
     if seed_number is not None:
         SeededDice(seed_number)  # the table's own refusal of a seed its dice cannot take
-    kind = _dice_kind(dice, seed_number)
-    check_seats(found, chosen, stakes, sits)
+    spec = TableSpec(
+        found, chosen, stakes, _dice_kind(dice, seed_number), seed_number, GameKind.PLAY, bots=brains
+    )
+    spec.check_seats(sits)
     store = GameStore.open(db, access=Access.CREATE)
     try:
-        session = Session.start(
-            store,
-            ruleset=found,
-            paytable=chosen,
-            stakes=stakes,
-            dice=kind,
-            seed=seed_number,
-            kind=GameKind.PLAY,
-            settings=brains.settings(),
-            brains=brains,
-            seats=sits,
-        )
+        session = Session.start(store, spec, settings=brains.settings(), seats=sits)
         _intro(screen, session, money, resumed=False)
         loop = PlayLoop(LiveGame(session), screen, db, money, you)
         loop.tell()  # the players seated with it
@@ -616,6 +603,18 @@ class PlayDice(enum.Enum):
     FAIR = "fair"
     SECURE = "secure"
     SEEDED = "seeded"
+
+
+def _rules(screen: Screen, ruleset: str | None, paytable: str | None) -> tuple[Ruleset, Paytable]:
+    """The ruleset and paytable of a new table of ``hazard play`` or ``hazard referee`` (the terminal's
+    names: built-in ids or files' paths), saying so where its stakes settle at even money."""
+    found = find_ruleset(ruleset or DEFAULT_RULESET, paths=True)
+    chosen, even = table_paytable(found, paytable, paths=True)
+    if even:
+        screen.say(
+            f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
+        )
+    return found, chosen
 
 
 def _dice_kind(dice: PlayDice | None, seed: int | None) -> DiceKind:
@@ -689,25 +688,12 @@ def referee(
     if not player:
         raise InvalidError("invalid table: name the players, e.g. --player Ann:100 --player Bob:100")
     sits = [_parse_player(spec) for spec in player]
-    found = find_ruleset(ruleset or DEFAULT_RULESET, paths=True)
-    chosen, even = table_paytable(found, paytable, paths=True)
-    if even:
-        screen.say(
-            f"{found.id} has no paytable of its own: stakes settle at even money (choose one with --paytable)"
-        )
-    check_seats(found, chosen, stakes, sits)
+    found, chosen = _rules(screen, ruleset, paytable)
+    spec = TableSpec(found, chosen, stakes, DiceKind.TYPED, kind=GameKind.REFEREE)
+    spec.check_seats(sits)
     store = GameStore.open(db, access=Access.CREATE)
     try:
-        session = Session.start(
-            store,
-            ruleset=found,
-            paytable=chosen,
-            stakes=stakes,
-            dice=DiceKind.TYPED,
-            kind=GameKind.REFEREE,
-            seats=sits,
-            seated_by=REFEREE,
-        )
+        session = Session.start(store, spec, seats=sits, seated_by=REFEREE)
         _intro(screen, session, money, resumed=False)
         loop = RefereeLoop(LiveGame(session), screen, db, money)
         loop.tell()  # the players seated with it

@@ -51,17 +51,17 @@ def _totals(values: Iterable[int]) -> str:
 
 def ruleset_list_view(rulesets: Iterable[Ruleset]) -> Table:
     """The table printed by ``hazard rules``."""
-    table = Table(title="Built-in rulesets", title_justify="left")
-    table.add_column("id", style="bold")
-    table.add_column("main")
-    table.add_column("source")
-    table.add_column("aliases")
+    grid = Table(title="Built-in rulesets", title_justify="left")
+    grid.add_column("id", style="bold")
+    grid.add_column("main")
+    grid.add_column("source")
+    grid.add_column("aliases")
     for ruleset in rulesets:
         source = ruleset.source.file or ruleset.source.citation
-        table.add_row(
+        grid.add_row(
             ruleset.id, f"{ruleset.method.value} {_totals(ruleset.mains)}", source, _totals_text(ruleset)
         )
-    return table
+    return grid
 
 
 def _totals_text(ruleset: Ruleset) -> str:
@@ -76,14 +76,14 @@ def ruleset_view(ruleset: Ruleset, paytable: Paytable | None) -> RenderableType:
         cited += f"\nsource file: {ruleset.source.file}"
     parts.append(Text(cited))
     parts.append(Text(f"Main: {_METHODS[ruleset.method]} — {_totals(ruleset.mains)}"))
-    table = Table(title="The opening throw (the throw for a chance)", title_justify="left")
+    grid = Table(title="The opening throw (the throw for a chance)", title_justify="left")
     for column in ("main", "nicks (caster wins)", "outs (caster loses)", "chances", "thrown again"):
-        table.add_column(column)
+        grid.add_column(column)
     for row in ruleset.rows:
-        table.add_row(
+        grid.add_row(
             str(row.main), _totals(row.nicks), _totals(row.outs), _totals(row.chances), _totals(row.again)
         )
-    parts.append(table)
+    parts.append(grid)
     parts.append(
         Text(
             "Once the chance is set: the chance wins for the caster, the main loses, any other total is "
@@ -163,14 +163,14 @@ def odds_view(report: OddsReport) -> RenderableType:
             )
         parts.append(Text(note))
     thrown = ruleset.method.is_thrown
-    table = Table(title="Caster's chances per round", title_justify="left", box=box.SIMPLE_HEAD)
+    grid = Table(title="Caster's chances per round", title_justify="left", box=box.SIMPLE_HEAD)
     columns = ["main", *(["P(main)"] if thrown else []), "P(win)", "exact", "nick", "out", "throws", "EV"]
     for column in [*columns, "kept"]:
         # Long exact fractions fold onto a second line rather than lose digits; the rest never wrap.
-        table.add_column(column, justify="right", no_wrap=column != "exact", overflow="fold")
+        grid.add_column(column, justify="right", no_wrap=column != "exact", overflow="fold")
     rows = list(report.mains) + ([report.overall] if report.overall is not None else [])
     for odds in rows:
-        table.add_row(
+        grid.add_row(
             "all" if odds.main is None else str(odds.main),
             *([_short(odds.p_main)] if thrown else []),
             _short(odds.p_win),
@@ -181,7 +181,7 @@ def odds_view(report: OddsReport) -> RenderableType:
             _signed(odds.ev),
             _short(odds.expected_rounds_kept, 2),
         )
-    parts.append(table)
+    parts.append(grid)
     parts.append(_chances_view(rows))
     parts.append(
         Text(
@@ -196,14 +196,14 @@ def odds_view(report: OddsReport) -> RenderableType:
 
 def _chances_view(rows: list[MainOdds]) -> Table:
     chances = sorted({c for odds in rows for c in odds.p_win_by_chance})
-    table = Table(title="P(win through each chance)", title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("main", justify="right")
+    grid = Table(title="P(win through each chance)", title_justify="left", box=box.SIMPLE_HEAD)
+    grid.add_column("main", justify="right")
     for chance in chances:
-        table.add_column(str(chance), justify="right")
+        grid.add_column(str(chance), justify="right")
     for odds in rows:
         cells = [_short(odds.p_win_by_chance[c]) if c in odds.p_win_by_chance else "—" for c in chances]
-        table.add_row("all" if odds.main is None else str(odds.main), *cells)
-    return table
+        grid.add_row("all" if odds.main is None else str(odds.main), *cells)
+    return grid
 
 
 def odds_json(report: OddsReport) -> str:
@@ -263,20 +263,20 @@ def bet_view(analysis: BetAnalysis) -> RenderableType:
     the exact figure being left to ``--format json``."""
     text = analysis.to_text_dict()
     approximate = any(value.startswith("≈") for value in text.values())
-    table = Table(
+    grid = Table(
         title=f"Side bet: {text['proposition']}",
         title_justify="left",
         show_header=False,
         caption="≈: the exact fraction is too long to read; --format json writes it" if approximate else None,
         caption_justify="left",
     )
-    table.add_column("what", style="bold")
-    table.add_column("value")
-    table.add_row("probability", _with_decimal(text["probability"], f"{float(analysis.probability):.4f}"))
-    table.add_row("fair odds", f"{text['fair_odds']} against")
+    grid.add_column("what", style="bold")
+    grid.add_column("value")
+    grid.add_row("probability", _with_decimal(text["probability"], f"{float(analysis.probability):.4f}"))
+    grid.add_row("fair odds", f"{text['fair_odds']} against")
     ev = _with_decimal(text["ev_even_money"], f"{float(analysis.ev_even_money):+.4f}")
-    table.add_row("even money", f"backing it for 1 expects {ev}")
-    return table
+    grid.add_row("even money", f"backing it for 1 expects {ev}")
+    return grid
 
 
 def _with_decimal(exact: str, decimal: str) -> str:

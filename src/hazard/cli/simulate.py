@@ -101,12 +101,12 @@ def _rounds_view(study: RoundsStudy) -> Group:
     stats, exact = study.stats, study.exact
     counts = stats.counts
     head = Text(study.heading(), style="bold")
-    table = Table(box=box.SIMPLE_HEAD, title="Each figure beside the exact analyser's", title_justify="left")
+    grid = Table(box=box.SIMPLE_HEAD, title="Each figure beside the exact analyser's", title_justify="left")
     for column in FIGURE_COLUMNS:
-        table.add_column(column, justify="left" if column == "figure" else "right")
+        grid.add_column(column, justify="left" if column == "figure" else "right")
     for figure in study.figures():
-        table.add_row(*figure_cells(figure))
-    parts: list[Any] = [head, table]
+        grid.add_row(*figure_cells(figure))
+    parts: list[Any] = [head, grid]
     if stats.mains:
         per_main = Table(box=box.SIMPLE_HEAD, title="By main", title_justify="left")
         for column in MAIN_COLUMNS:
@@ -136,21 +136,21 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
     from rich.table import Table  # noqa: PLC0415
     from rich.text import Text  # noqa: PLC0415
 
-    study = report.sessions
+    study = report.tally
     config = study.config
     head = Text(report.heading(), style="bold")
-    table = Table(box=box.SIMPLE_HEAD, caption=f"Dice passing: {json_dict['dice_passing']}.")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_column("95% interval / spread", justify="right")
+    grid = Table(box=box.SIMPLE_HEAD, caption=f"Dice passing: {json_dict['dice_passing']}.")
+    grid.add_column("figure")
+    grid.add_column("value", justify="right")
+    grid.add_column("95% interval / spread", justify="right")
     ruin = study.ruin
-    table.add_row("risk of ruin (first player)", f"{ruin.value:.4f}", interval_text(ruin, 4))
+    grid.add_row("risk of ruin (first player)", f"{ruin.value:.4f}", interval_text(ruin, 4))
     anyone = study.any_ruin
-    table.add_row("some player ruined", f"{anyone.value:.4f}", interval_text(anyone, 4))
+    grid.add_row("some player ruined", f"{anyone.value:.4f}", interval_text(anyone, 4))
     first = json_dict["final_bankroll_first_player"]
     if first["mean"] is not None:
         q = first["quantiles"]
-        table.add_row(
+        grid.add_row(
             "final bankroll (first player)",
             f"{first['mean']:.2f}",
             f"5%: {q['0.05']:.1f}  median: {q['0.5']:.1f}  95%: {q['0.95']:.1f}",
@@ -158,21 +158,21 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
     kept = study.rounds_kept
     exact_kept = json_dict["rounds_kept"]["exact"] if json_dict["rounds_kept"] else None
     if kept is not None:
-        table.add_row(
+        grid.add_row(
             "rounds a caster kept the dice",
             f"{kept.value:.3f}",
             interval_text(kept, 3) + ("" if exact_kept is None else f"  (exact, no ruin: {exact_kept:.3f})"),
         )
     else:
-        table.add_row("rounds a caster kept the dice", "—", "the dice never passed by the rule")
+        grid.add_row("rounds a caster kept the dice", "—", "the dice never passed by the rule")
     edge = json_dict["exact_edge"]
-    table.add_row(
+    grid.add_row(
         "setters' take per unit staked",
         number_text(study.take_per_unit),
         "" if edge is None else f"exact edge {edge:+.5f}",
     )
-    table.add_row("setters' take, all sessions", f"{study.setters_take:,.2f}", "")
-    parts: list[Any] = [head, table]
+    grid.add_row("setters' take, all sessions", f"{study.setters_take:,.2f}", "")
+    parts: list[Any] = [head, grid]
     parts.append(Text(f"{study.throws:,} throws in {study.seconds:.2f} s on {study.workers} worker(s)."))
     if study.interrupted:
         parts.append(
@@ -334,7 +334,7 @@ def _sessions(  # noqa: PLR0917
         report = study_sessions(
             found, config, seed, main=main, paytable=paytable, workers=workers, progress=update, pool=pool
         )
-    study = report.sessions
+    study = report.tally
     if study.needs_replay:  # too many bankrolls differ to count them: the replays of the sessions get a bar
         with _progress(study.sessions, "sessions for exact quantiles", "replaying") as update:
             study.bankroll_quantiles(first=True, progress=update)
@@ -349,7 +349,7 @@ def _sessions(  # noqa: PLR0917
     else:
         console().print(_sessions_view(report, data))
     if plot is not None:
-        plot_sessions(report.sessions, plot)
+        plot_sessions(report.tally, plot)
     _interrupted(report.interrupted)
 
 

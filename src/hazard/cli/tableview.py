@@ -17,7 +17,6 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from hazard.core.passing import passing_text
-from hazard.core.rules import StakeArrangement
 from hazard.table import (
     SETTING_STAKING,
     SETTING_UNIT,
@@ -41,15 +40,8 @@ __all__ = [
     "info_text",
     "round_line",
     "rules_text",
-    "stakes_text",
     "table_view",
 ]
-
-_STAKES = {
-    StakeArrangement.BANK: "each setter against the caster",
-    StakeArrangement.SETTER_SUM: "one setter's sum, accepted by the caster",
-    StakeArrangement.ALL_AGAINST_CASTER: "everyone against the caster",
-}
 
 
 def info_text(info: GameInfo, money: MoneyStyle = MoneyStyle.DECIMAL) -> str:
@@ -172,15 +164,10 @@ def game_csv(game: ReplayedGame) -> str:
     return out.getvalue()
 
 
-def stakes_text(stakes: StakeArrangement) -> str:
-    """How stakes are laid, in words."""
-    return _STAKES[stakes]
-
-
 def rules_text(info: GameInfo) -> str:
     """The game's rules on one line: the main, the stakes, what a won chance pays, when the dice pass."""
     rules = info.ruleset
     return (
-        f"{rules.name}: the main is {rules.method.value}; stakes: {stakes_text(info.stakes)}; "
+        f"{rules.name}: the main is {rules.method.value}; stakes: {info.stakes.text}; "
         f"a won chance pays {info.paytable.describe_chance()}; {passing_text(rules)}"
     )

@@ -59,6 +59,18 @@ class StakeArrangement(enum.Enum):
     """Every other player may bet against the caster, who must cover them all; once the chance is set,
     further bets need the caster's consent."""
 
+    @property
+    def text(self) -> str:
+        """How stakes are laid, in a few words: the one description the terminal and the pages show."""
+        return _STAKES_TEXT[self]
+
+
+_STAKES_TEXT = {
+    StakeArrangement.BANK: "each setter against the caster",
+    StakeArrangement.SETTER_SUM: "one setter's sum, accepted by the caster",
+    StakeArrangement.ALL_AGAINST_CASTER: "everyone against the caster",
+}
+
 
 class Opening(enum.Enum):
     """What an opening throw (the throw for a chance) does, for one main and one total."""

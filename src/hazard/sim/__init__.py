@@ -4,7 +4,7 @@ Every throw of the two dice is drawn (one of the 36 ordered outcomes) and every 
 ruleset's own transitions, compiled from the rules engine; nothing is sampled from the exact answer.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> stats = round_stats(simulate_rounds(compile_table(find_ruleset("craps")), 20_000, seed=1))
+>>> stats = round_stats(simulate_rounds(compile_rules(find_ruleset("craps")), 20_000, seed=1))
 >>> abs(stats.overall.win.value - 244 / 495) < 0.02
 True
 """
@@ -18,17 +18,17 @@ from hazard.core.staking import Staking
 from hazard.sim.config import SessionConfig
 from hazard.sim.rounds import RoundCounts, simulate_rounds
 from hazard.sim.stats import Estimate, Exact, GroupStats, RoundStats, round_stats
-from hazard.sim.tables import RoundTable, compile_table, on_main
+from hazard.sim.tables import CompiledRules, compile_rules, on_main
 from hazard.sim.workers import Pool
 
 if TYPE_CHECKING:
-    from hazard.sim.session import SessionRows, SessionStudy, simulate_sessions
+    from hazard.sim.session import SessionRows, SessionTally, simulate_sessions
     from hazard.sim.tally import Tally
 
 # Session studies count with NumPy; a study of rounds needs none, so these load when first asked for.
 _LATER = {
     "SessionRows": "hazard.sim.session",
-    "SessionStudy": "hazard.sim.session",
+    "SessionTally": "hazard.sim.session",
     "simulate_sessions": "hazard.sim.session",
     "Tally": "hazard.sim.tally",
 }
@@ -41,19 +41,19 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CompiledRules",
     "Estimate",
     "Exact",
     "GroupStats",
     "Pool",
     "RoundCounts",
     "RoundStats",
-    "RoundTable",
     "SessionConfig",
     "SessionRows",
-    "SessionStudy",
+    "SessionTally",
     "Staking",
     "Tally",
-    "compile_table",
+    "compile_rules",
     "on_main",
     "round_stats",
     "simulate_rounds",

@@ -396,7 +396,7 @@ static inline void hand_round(int64_t *restrict hands, uint64_t i, uint64_t flag
 
 /* tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
  * THROW_BUCKETS + 2) and hands (4, HAND_BUCKETS + 2), both C-contiguous; rule has `codes` entries
- * (RoundTable.passing_rule, compiled from hazard.core.passing: bit 0 a win, 1 a counted loss, 2 no main);
+ * (CompiledRules.passing_rule, compiled from hazard.core.passing: bit 0 a win, 1 a counted loss, 2 no main);
  * carry holds the losing streak and the rounds of the hand in progress. The reference reads the log
  * twice, once for the counts and once for the hands; here both are taken in one pass (the two touch
  * different arrays, so the results are the same), which saves a third of the time. */

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from hazard.sim.session import SessionStudy
+    from hazard.sim.session import SessionTally
     from hazard.sim.tally import Replay, Tally
 
 __all__ = ["plot_rounds", "plot_sessions", "sessions_figure"]
@@ -142,12 +142,12 @@ def _agreement(z_ax: Axes, group: GroupStats, exact: Exact | None) -> None:
         z_ax.set_axis_off()
 
 
-def plot_sessions(study: SessionStudy, path: str | Path) -> Path:
+def plot_sessions(study: SessionTally, path: str | Path) -> Path:
     """Draw a session study to ``path`` (PNG)."""
     return _save(sessions_figure(study), path)
 
 
-def sessions_figure(study: SessionStudy) -> Figure:
+def sessions_figure(study: SessionTally) -> Figure:
     """The four panels of a session study: final bankrolls, ruin, the dice passing, the setters' take."""
     import numpy as np  # noqa: PLC0415 - with Matplotlib, which needs it anyway: only to draw
 

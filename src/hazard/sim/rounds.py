@@ -1,7 +1,7 @@
 """Simulating many rounds, throw by throw: blocks of rounds shared among worker threads.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> counts = simulate_rounds(compile_table(find_ruleset("craps")), 1000, seed=1)
+>>> counts = simulate_rounds(compile_rules(find_ruleset("craps")), 1000, seed=1)
 >>> counts.rounds, sum(map(sum, counts.by_code))
 (1000, 1000)
 """
@@ -24,7 +24,7 @@ from hazard.sim.stream import (
     check_seed,
     lane_generator,
 )
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, RoundTable, compile_table, zeros
+from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, compile_rules, zeros
 from hazard.sim.workers import Pool, run_blocks
 
 __all__ = [
@@ -32,7 +32,7 @@ __all__ = [
     "MAX_ROUNDS",
     "RoundCounts",
     "check_run",
-    "compile_table",
+    "compile_rules",
     "simulate_rounds",
 ]
 
@@ -55,7 +55,7 @@ class RoundCounts:
     (where the dice pass), with ``hand_sums`` the sum of rounds kept and of their squares.
     """
 
-    table: RoundTable
+    table: CompiledRules
     requested: int
     rounds: int
     seed: int
@@ -99,13 +99,13 @@ class _Block:
 class _Plan:
     """What every block of a study shares: the table as the kernels read it."""
 
-    table: RoundTable
+    table: CompiledRules
     low: array[int]
     high: array[int]
     rule: array[int]
 
     @classmethod
-    def of(cls, table: RoundTable) -> _Plan:
+    def of(cls, table: CompiledRules) -> _Plan:
         low, high = backend().pair_tables()
         return cls(table, low, high, table.passing_rule())
 
@@ -152,7 +152,7 @@ def check_run(rounds: int, chunk_rounds: int, workers: int | None) -> int:
 
 
 def simulate_rounds(
-    table: RoundTable,
+    table: CompiledRules,
     rounds: int,
     seed: int,
     *,

@@ -20,9 +20,9 @@ The model, kept simple and stated in full:
 - A session ends after its rounds, or when fewer than two players are left.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> from hazard.sim.tables import compile_table
+>>> from hazard.sim.tables import compile_rules
 >>> config = SessionConfig(sessions=4, rounds=50)
->>> study = simulate_sessions(compile_table(find_ruleset("craps")), config, seed=7)
+>>> study = simulate_sessions(compile_rules(find_ruleset("craps")), config, seed=7)
 >>> study.sessions, study.all_bankrolls.count
 (4, 16)
 >>> study.all_bankrolls.total  # money only changes hands
@@ -42,14 +42,14 @@ import numpy as np
 import numpy.typing as npt
 
 from hazard.core.paytable import Paytable
-from hazard.core.rulesets import find_paytable
+from hazard.core.rulesets import settling_paytable
 from hazard.core.staking import Staking
 from hazard.sim.backend import backend
 from hazard.sim.config import MAX_SESSION_ROUNDS, SessionConfig
 from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
 from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
-from hazard.sim.tables import RoundTable, on_main
+from hazard.sim.tables import CompiledRules, on_main
 from hazard.sim.tally import Replay, Tally, joint_quantiles
 from hazard.sim.workers import Pool, run_blocks
 
@@ -59,7 +59,7 @@ __all__ = [
     "RUIN_POINTS",
     "SessionConfig",
     "SessionRows",
-    "SessionStudy",
+    "SessionTally",
     "Staking",
     "simulate_sessions",
 ]
@@ -175,7 +175,7 @@ class _Summary:
 
 
 @dataclass(frozen=True, eq=False)
-class SessionStudy:
+class SessionTally:
     """What the sessions came to: counts, sums and exact tallies, which do not grow with the sessions.
 
     Each session's own row is not kept: :meth:`replay` plays the study's sessions again from its seed, the
@@ -183,7 +183,7 @@ class SessionStudy:
     own). The tallies' quantiles and histograms take the replay where they need it.
     """
 
-    table: RoundTable
+    table: CompiledRules
     config: SessionConfig
     paytable: Paytable | None
     seed: int
@@ -357,30 +357,25 @@ def _json_estimate(estimate: Estimate) -> dict[str, object]:
     return {"value": _nan_none(estimate.value), "ci": [_nan_none(estimate.low), _nan_none(estimate.high)]}
 
 
-def _even() -> Paytable:
-    """What a round settles at without a paytable: the built-in even-money paytable, as at the table."""
-    return find_paytable("even")
-
-
-def _nets(table: RoundTable, paytable: Paytable | None) -> array[float]:
+def _nets(table: CompiledRules, paytable: Paytable | None) -> array[float]:
     """The caster's net per unit staked, by outcome code (even money without a paytable)."""
-    chosen = _even() if paytable is None else paytable
+    chosen = settling_paytable(paytable)
     return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
 
 
-def _most_won(table: RoundTable, paytable: Paytable | None) -> float:
+def _most_won(table: CompiledRules, paytable: Paytable | None) -> float:
     """What a setter must cover per unit the caster stakes: :meth:`Paytable.most_won` of what is played.
 
     A table compiled for one main plays only that main's row, so only its odds count. Never 0: the
     kernels divide by it (a ruleset in which the caster can win nothing needs no cover at all).
     """
-    chosen = _even() if paytable is None else paytable
+    chosen = settling_paytable(paytable)
     played = table.ruleset if table.main is None else on_main(table.ruleset, table.main)
     return max(float(chosen.most_won(played)), 1e-9)
 
 
 def _player(
-    table: RoundTable, config: SessionConfig, paytable: Paytable | None, seed: int
+    table: CompiledRules, config: SessionConfig, paytable: Paytable | None, seed: int
 ) -> Callable[[int], SessionRows]:
     """What plays block ``b`` of a study: the same rows, to the bit, every time it is called."""
     entries = table.entries
@@ -421,7 +416,7 @@ def _player(
 
 
 def simulate_sessions(
-    table: RoundTable,
+    table: CompiledRules,
     config: SessionConfig,
     seed: int,
     *,
@@ -429,14 +424,14 @@ def simulate_sessions(
     workers: int | None = None,
     progress: Progress | None = None,
     pool: Pool | None = None,
-) -> SessionStudy:
+) -> SessionTally:
     """Play ``config.sessions`` sessions of ``table`` from ``seed`` (even money without a paytable).
 
     Sessions come in blocks (:func:`~hazard.sim.stream.block_sessions`), each from its own stream, so the
     results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
     Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set. With ``pool`` (a
     cluster's) the blocks run there instead, with the same results. What is kept of the sessions does not
-    grow with them (:class:`SessionStudy`).
+    grow with them (:class:`SessionTally`).
     """
     check_seed(seed)
     workers = check_run(1, 1, workers)
@@ -459,7 +454,7 @@ def simulate_sessions(
         blocks, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
     )
     summary.flush()  # a study cut short is the sessions of the blocks folded, from the first
-    return SessionStudy(
+    return SessionTally(
         table=table,
         config=config,
         paytable=paytable,

@@ -7,7 +7,8 @@ analyser does), and each (state, roll) pair is compiled into one packed integer:
 - bits 0-15: the offset (``state * 36``) of the state the throw leads to; a throw that ends the round leads
   back to the start of the next round;
 - bit 16: 1 when the step is a throw of the dice, 0 for a draw that only picks the main the caster calls;
-- bits 17 and up: 0 when the round goes on, else 1 + the index of the outcome in :attr:`RoundTable.outcomes`.
+- bits 17 and up: 0 when the round goes on, else 1 + the index of the outcome in
+  :attr:`CompiledRules.outcomes`.
 
 Digit ``d`` (0 to 35) is the roll ``Roll(d // 6 + 1, d % 6 + 1)``. A caster who calls a main at random (the
 policy used when no main is given for a called-main ruleset) is a state of its own at the start, whose digits
@@ -15,7 +16,7 @@ pick a main uniformly: digit ``d`` calls main ``d % k`` of the ``k`` mains when 
 again otherwise.
 
 >>> from hazard.core.rulesets import find_ruleset
->>> table = compile_table(find_ruleset("craps"))
+>>> table = compile_rules(find_ruleset("craps"))
 >>> len(table.states), len(table.outcomes)
 (7, 14)
 """
@@ -41,8 +42,8 @@ __all__ = [
     "TALLY_WAYS",
     "THROW_BIT",
     "THROW_BUCKETS",
-    "RoundTable",
-    "compile_table",
+    "CompiledRules",
+    "compile_rules",
     "on_main",
     "roll_of",
     "zeros",
@@ -98,10 +99,10 @@ def on_main(ruleset: Ruleset, main: int) -> Ruleset:
 
 
 @dataclass(frozen=True, eq=False)
-class RoundTable:
+class CompiledRules:
     """The compiled transitions of one ruleset, and what each outcome code means.
 
-    Build one with :func:`compile_table`.
+    Build one with :func:`compile_rules`.
     """
 
     ruleset: Ruleset
@@ -142,7 +143,7 @@ class RoundTable:
         counted losses in a row that pass the dice (0: never).
 
         >>> from hazard.core.rulesets import find_ruleset
-        >>> table = compile_table(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
+        >>> table = compile_rules(find_ruleset("craps"))  # the dice pass on a seven-out; an out keeps them
         >>> rule = dict(zip(table.outcomes, table.passing_rule()[1:]))
         >>> out, nick, seven_out = Termination.OUT, Termination.NICK, Termination.MAIN
         >>> rule[Outcome(out, 7)], rule[Outcome(nick, 7)], rule[Outcome(seven_out, 7, 4)]
@@ -177,8 +178,8 @@ def _starts(ruleset: Ruleset) -> list[Round]:
     return [first]
 
 
-def compile_table(ruleset: Ruleset, main: int | None = None) -> RoundTable:
-    """Compile ``ruleset`` into a :class:`RoundTable`.
+def compile_rules(ruleset: Ruleset, main: int | None = None) -> CompiledRules:
+    """Compile ``ruleset`` into a :class:`CompiledRules`.
 
     With ``main``, every round is played on it (see :func:`on_main`). Without, a thrown or fixed main is
     played as the rules say, and a called main is called uniformly at random each round.
@@ -192,7 +193,7 @@ def compile_table(ruleset: Ruleset, main: int | None = None) -> RoundTable:
     return table
 
 
-def _compile(ruleset: Ruleset) -> RoundTable:
+def _compile(ruleset: Ruleset) -> CompiledRules:
     starts = _starts(ruleset)
     choose = len(starts) > 1
     states: list[Round | None] = [None] if choose else []
@@ -239,7 +240,7 @@ def _compile(ruleset: Ruleset) -> RoundTable:
         entries[state_index * len(ROLLS) + digit] = (
             target * len(ROLLS) | (int(throw) << THROW_BIT) | (code << CODE_SHIFT)
         )
-    return RoundTable(
+    return CompiledRules(
         ruleset=ruleset,
         main=None,
         states=tuple(states),

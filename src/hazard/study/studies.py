@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
-from hazard.core.rulesets import find_paytable, find_ruleset, paytable_for
+from hazard.core.rulesets import find_ruleset, paytable_for, settling_paytable
 from hazard.sim import (
     Estimate,
     Exact,
@@ -34,7 +34,7 @@ from hazard.sim import (
     Pool,
     RoundStats,
     SessionConfig,
-    compile_table,
+    compile_rules,
     round_stats,
     simulate_rounds,
 )
@@ -42,7 +42,7 @@ from hazard.sim.rounds import DEFAULT_CHUNK_ROUNDS
 from hazard.study.exact import ExactFigures
 
 if TYPE_CHECKING:
-    from hazard.sim.session import SessionRows, SessionStudy
+    from hazard.sim.session import SessionRows, SessionTally
 
 __all__ = [
     "FIGURE_COLUMNS",
@@ -101,7 +101,7 @@ def _paytable(ruleset: Ruleset, paytable: Paytable | str | None) -> Paytable | N
 def _exact_figures(ruleset: Ruleset, main: int | None, paytable: Paytable | None) -> ExactFigures:
     if main is not None:
         ruleset.row(main)  # an unknown main is refused before any work
-    return ExactFigures(ruleset, main, paytable if paytable is not None else find_paytable("even"))
+    return ExactFigures(ruleset, main, settling_paytable(paytable))
 
 
 # --- rounds ----------------------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def study_rounds(
     on a cluster (:func:`hazard.sim.cluster.connect`), with the same results. As ``hazard simulate``."""
     found = _ruleset(ruleset)
     exact = _exact_figures(found, main, paytable_for(found))
-    table = compile_table(found, main)
+    table = compile_rules(found, main)
     counts = simulate_rounds(
         table, rounds, seed, chunk_rounds=chunk_rounds, workers=workers, progress=progress, pool=pool
     )
@@ -246,16 +246,16 @@ def study_rounds(
 class SessionsStudy:
     """Whole sessions at a table, with bankrolls and stakes, beside the exact edge and rounds kept."""
 
-    sessions: SessionStudy
+    tally: SessionTally
     exact: ExactFigures
 
     @property
     def interrupted(self) -> bool:
-        return self.sessions.interrupted
+        return self.tally.interrupted
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON form of ``hazard simulate --sessions N --format json`` (docs/simulation.md)."""
-        study = self.sessions
+        study = self.tally
         data: dict[str, Any] = {
             "ruleset": study.table.ruleset.id,
             "main": study.table.main,
@@ -267,7 +267,7 @@ class SessionsStudy:
 
     def figures(self) -> list[Figure]:
         """The study's main figures, with their 95% intervals (and the exact value where there is one)."""
-        study = self.sessions
+        study = self.tally
         out = [Figure("risk of ruin (first player)", study.ruin, digits=4)]
         out.append(Figure("some player ruined", study.any_ruin, digits=4))
         kept = study.rounds_kept
@@ -295,10 +295,10 @@ class SessionsStudy:
         return out.getvalue()
 
     def write_csv(self, out: TextIO, progress: Progress | None = None) -> None:
-        """Write :meth:`to_csv` to ``out`` as the sessions are played again (:meth:`SessionStudy.replay`):
+        """Write :meth:`to_csv` to ``out`` as the sessions are played again (:meth:`SessionTally.replay`):
         a line a session, however many, in memory that does not grow with them. ``progress`` gets the
         sessions written so far."""
-        study = self.sessions
+        study = self.tally
         writer = csv.writer(out, lineterminator="\n")
         players = study.config.players
         writer.writerow(
@@ -333,7 +333,7 @@ class SessionsStudy:
         study.replay(write, progress=progress)
 
     def heading(self) -> str:
-        study, config = self.sessions, self.sessions.config
+        study, config = self.tally, self.tally.config
         return (
             f"{study.sessions:,} sessions of {study.table.ruleset.id} "
             f"(main {main_text(study.table.ruleset, study.table.main)}), {config.rounds} rounds each: "
@@ -346,7 +346,7 @@ class SessionsStudy:
         parts = [_table(self.heading(), FIGURE_COLUMNS[:-1], rows)]
         parts.append(f"<p>Dice passing: {escape(self.exact.dice_passing)}.</p>")
         if self.interrupted:
-            study = self.sessions
+            study = self.tally
             played = f"{study.sessions:,} of {study.config.sessions:,} sessions played"
             parts.append(f"<p><strong>Interrupted: {played}.</strong></p>")
         return "<div>" + "".join(parts) + "</div>"
@@ -369,7 +369,7 @@ def study_sessions(
     found = _ruleset(ruleset)
     chosen = _paytable(found, paytable)
     exact = _exact_figures(found, main, chosen)
-    table = compile_table(found, main)
+    table = compile_rules(found, main)
     from hazard.sim.session import simulate_sessions  # noqa: PLC0415 - NumPy, for sessions only
 
     study = simulate_sessions(

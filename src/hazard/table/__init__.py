@@ -1,18 +1,18 @@
 """Playing Hazard at a table: the one service every front end drives.
 
-A front end opens a :class:`GameStore`, starts or resumes a :class:`Session`, and hands it what each person
-typed with who typed it (:meth:`Session.act`); the table decides who may do what, settles the money, passes
-the dice and keeps the record. Everything a front end shows is read off the session: the :class:`Table`
-(whose :attr:`Table.turn` it is, every bankroll and stake), the events of each action in words
-(:func:`event_text`), the record's entries (:func:`entry_text`, :func:`standing`), and the JSON forms of a
-table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions, shown in a
-:class:`MoneyStyle`.
+A front end opens a :class:`GameStore`, starts a :class:`Session` (set up as a :class:`TableSpec` says) or
+resumes one, and hands it what each person typed with who typed it (:meth:`Session.act`); the table decides
+who may do what, settles the money, passes the dice and keeps the record. Everything a front end shows is read
+off the session: the :class:`Table` (whose :attr:`Table.turn` it is, every bankroll and stake), the events of
+each action in words (:func:`event_text`), the record's entries (:func:`entry_text`, :func:`standing`), and
+the JSON forms of a table and of a game (:func:`table_json`, :func:`game_json`). Sums are exact fractions,
+shown in a :class:`MoneyStyle`.
 
 >>> store = GameStore.open("sqlite://", in_memory=True)  # a record that ends with the program
 >>> from hazard.core.rulesets import find_ruleset
 >>> rules = find_ruleset("craps")
 >>> pays, _ = table_paytable(rules)
->>> session = Session.start(store, ruleset=rules, paytable=pays, dice=DiceKind.SEEDED, seed=1)
+>>> session = Session.start(store, TableSpec(rules, pays, dice=DiceKind.SEEDED, seed=1))
 >>> for name in ("Ann", "Bob"):
 ...     _ = session.act(f"sit {name} 20", by=Actor.player(name))
 >>> [str(event) for done in session.act("stake 5", by=Actor.player("Bob")) for event in done.events]
@@ -116,7 +116,7 @@ from hazard.table.game import (
     replayed_further,
     standing,
 )
-from hazard.table.keys import ClaimError, ClaimState, Holder, check_seating, holds, request_key
+from hazard.table.keys import ClaimError, ClaimState, SeatKey, check_seating, holds, request_key
 from hazard.table.live import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
 from hazard.table.money import MoneyStyle, format_money, parse_money
 from hazard.table.record_engine import Access, RecordUnavailable, default_database_url
@@ -140,6 +140,7 @@ from hazard.table.roles import (
     role_of,
 )
 from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
+from hazard.table.spec import TableSpec
 from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
 from hazard.table.transitions import (
     Handler,
@@ -205,7 +206,6 @@ __all__ = [
     "HandlerContext",
     "HazardError",
     "HelpLine",
-    "Holder",
     "IllegalError",
     "InvalidError",
     "Leave",
@@ -227,6 +227,7 @@ __all__ = [
     "Role",
     "Roll",
     "RoundSettled",
+    "SeatKey",
     "Seated",
     "SecureDice",
     "SeededDice",
@@ -243,6 +244,7 @@ __all__ = [
     "Table",
     "TableAction",
     "TableEvent",
+    "TableSpec",
     "TakeBet",
     "ThrowDice",
     "Thrown",

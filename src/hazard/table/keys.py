@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ClaimError",
     "ClaimState",
-    "Holder",
+    "SeatKey",
     "check_seating",
     "claims_table",
     "expiry",
@@ -53,9 +53,9 @@ SEATING = "seating"
 
 
 @dataclass(frozen=True, slots=True)
-class Holder:
-    """Who holds a key to a game played from afar: a seated player's seating, or (``player`` None) its
-    host."""
+class SeatKey:
+    """A key to a game played from afar, by whose it is: a seated player's seating, or (``player`` None)
+    its host's."""
 
     player: str | None
     seating: int | None = None
@@ -94,7 +94,7 @@ def check_seating(table: Table, by: Actor, seating: int) -> None:
     )
 
 
-def holds(table: Table, holder: Holder) -> bool:
+def holds(table: Table, holder: SeatKey) -> bool:
     """Whether ``holder`` is a player who sits at ``table`` now, in the seating his key opens."""
     if holder.player is None:
         return False
@@ -105,7 +105,7 @@ def holds(table: Table, holder: Holder) -> bool:
     return True
 
 
-def request_key(holder: Holder, client: str | None) -> str | None:
+def request_key(holder: SeatKey, client: str | None) -> str | None:
     """What the record keeps of a client's own number for an action: the SHA-256 of the seating (or the
     host) that sent it and the number, so that two seatings that both number their actions 1, 2, 3 ...
     (two players, or a newcomer who took the name of one who left) never answer for each other."""
@@ -171,7 +171,7 @@ def revoke(connection: sa.Connection, seats: sa.Table, claims: sa.Table, game: i
 # --- read and spent -----------------------------------------------------------------------------------
 
 
-def holder(connection: sa.Connection, seats: sa.Table, game: int, digest: str) -> Holder | None:
+def holder(connection: sa.Connection, seats: sa.Table, game: int, digest: str) -> SeatKey | None:
     """Whose key of SHA-256 ``digest`` is in game ``game``."""
     import sqlalchemy as sa
 
@@ -181,9 +181,9 @@ def holder(connection: sa.Connection, seats: sa.Table, game: int, digest: str) -
     if found is None:
         return None
     if found[0] is None:
-        return Holder(None)
+        return SeatKey(None)
     seating = found[1]
-    return Holder(str(found[0]), seating if isinstance(seating, int) and seating > 0 else 0)
+    return SeatKey(str(found[0]), seating if isinstance(seating, int) and seating > 0 else 0)
 
 
 def peek(connection: sa.Connection, claims: sa.Table, game: int, digest: str) -> ClaimState:
@@ -193,7 +193,7 @@ def peek(connection: sa.Connection, claims: sa.Table, game: int, digest: str) ->
 
 def spend(
     connection: sa.Connection, seats: sa.Table, claims: sa.Table, game: int, *, digest: str, token: str
-) -> Holder:
+) -> SeatKey:
     """Spend claim code ``digest`` for the seat token of SHA-256 ``token``, in the caller's transaction: of
     two exchanges at once (on any server), one spends it and the other is refused."""
     now = now_text()
@@ -211,7 +211,7 @@ def spend(
     if spent.rowcount != 1:
         raise ClaimError(f"illegal claim at table {game}: {_USED}")
     connection.execute(seats.insert().values(game=game, digest=token, player=state.player, seating=seating))
-    return Holder(state.player, seating)
+    return SeatKey(state.player, seating)
 
 
 _USED = "that link has been used already: a claim link hands its seat to one browser, once; ask the host"

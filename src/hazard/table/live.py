@@ -37,7 +37,7 @@ from hazard.table.actions import (
 from hazard.table.closing import Close
 from hazard.table.events import event_text
 from hazard.table.game import Correction, Entry, Recorded, entry_text, load_game
-from hazard.table.keys import Holder
+from hazard.table.keys import SeatKey
 from hazard.table.money import MoneyStyle
 from hazard.table.record_engine import RecordUnavailable
 from hazard.table.record_store import StaleError
@@ -167,7 +167,7 @@ class LiveGame:
     # --- acting -------------------------------------------------------------------------------------------
 
     def move_of(
-        self, text: str, *, by: Holder, client: str | None = None, based_on: int | None = None
+        self, text: str, *, by: SeatKey, client: str | None = None, based_on: int | None = None
     ) -> Move:
         """What ``text`` (the actions' text form) asks of this game from the holder of a key, ``by``: read
         for his actor (a host may correct the record), and refused unless his role allows it.

@@ -41,7 +41,7 @@ from hazard.table.chain import entry_digest, setup_digest
 from hazard.table.closing import Close
 from hazard.table.dice import DiceKind
 from hazard.table.fair import FairNote, Revealed
-from hazard.table.keys import Holder
+from hazard.table.keys import SeatKey
 from hazard.table.record_engine import Access, as_url, begin, failed, make_engine, reason, shown
 from hazard.table.record_entries import FORMAT, Correction, Entry, GameInfo, GameKind, entry_to_json
 from hazard.table.record_legacy import upgraded
@@ -331,7 +331,7 @@ class GameStore:
         ).all()
         return {int(seq): (int(hand), str(key), str(value)) for seq, hand, key, value in rows}
 
-    def holder(self, game: int, digest: str) -> Holder | None:
+    def holder(self, game: int, digest: str) -> SeatKey | None:
         """Whose is the token of SHA-256 ``digest`` in game ``game``: a player's seating, the host's, or
         nobody's. (Whether the seating is the player's still, the table says: a key of a seating that has
         ended is deleted with the entry that ends it, but a server may have read it before.)"""
@@ -350,7 +350,7 @@ class GameStore:
                 raise seat_keys.ClaimError(f"illegal claim at table {game}: that link holds no seat")
             return seat_keys.peek(connection, claims, game, digest)
 
-    def claim(self, game: int, digest: str, token: str) -> Holder:
+    def claim(self, game: int, digest: str, token: str) -> SeatKey:
         """Spend the claim code of SHA-256 ``digest`` for a seat token of SHA-256 ``token``, in one
         transaction: once, on whichever server asks first; a :class:`~hazard.table.keys.ClaimError` after."""
         self._writable()

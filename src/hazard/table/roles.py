@@ -3,7 +3,7 @@
 A person comes to a table in one of three roles (:class:`Role`): a seated player, who acts for himself; the
 referee, who enters everything the dice and the players do (the terminal's ``hazard referee``, the host of a
 web table of real dice); and the host of a table of fair dice, who only seats, takes back stakes, removes and
-closes. A front end maps its credentials to a role (the web: a token to a :class:`~hazard.table.keys.Holder`)
+closes. A front end maps its credentials to a role (the web: a token to a :class:`~hazard.table.keys.SeatKey`)
 and hands the table the action; the table checks the role here, and the action's own rules in
 :func:`~hazard.table.transitions.apply_action`.
 """
@@ -33,7 +33,7 @@ from hazard.table.money import MoneyStyle, command_style
 from hazard.table.state import Table
 
 if TYPE_CHECKING:  # a key's holder is only read here; keys.py sits above the rules of the table
-    from hazard.table.keys import Holder
+    from hazard.table.keys import SeatKey
 
 __all__ = [
     "HOST_ACTIONS",
@@ -70,14 +70,14 @@ HOST_ACTIONS = (Sit, Withdraw, Leave)
 remove someone from the table."""
 
 
-def role_of(holder: Holder, dice: DiceKind) -> Role:
+def role_of(holder: SeatKey, dice: DiceKind) -> Role:
     """The role of the holder of a key to a table whose dice are ``dice``: a host of real dice referees."""
     if not holder.is_host:
         return Role.PLAYER
     return Role.REFEREE if dice is DiceKind.TYPED else Role.HOST
 
 
-def actor_of(holder: Holder) -> Actor:
+def actor_of(holder: SeatKey) -> Actor:
     """Whom the record names for what ``holder`` does: the referee for a host, else the player."""
     return REFEREE if holder.is_host else Actor.player(holder.player or "")
 
@@ -129,7 +129,7 @@ def needs_consent(table: Table) -> bool:
     return table.stakes is StakeArrangement.ALL_AGAINST_CASTER and table.round.phase is Phase.CHANCE
 
 
-def check_spectator(game: int, text: str, holder: Holder | None) -> Holder:
+def check_spectator(game: int, text: str, holder: SeatKey | None) -> SeatKey:
     """Refuse an action by nobody's key (a spectator); the holder otherwise."""
     if holder is None:
         raise ActorError(
@@ -150,7 +150,7 @@ def check_role(role: Role, game: int, command: object, text: str) -> None:
         )
 
 
-def check_seater(by: Holder | None, *, bot: bool) -> None:
+def check_seater(by: SeatKey | None, *, bot: bool) -> None:
     """A player sits himself down (``by`` None); only the host seats others, bots included."""
     if by is not None and not by.is_host:
         raise ActorError(f"illegal sit by {by.player}: {by.player} is seated; only the host seats others")
@@ -158,13 +158,13 @@ def check_seater(by: Holder | None, *, bot: bool) -> None:
         raise ActorError("illegal sit of a bot: only the table's host seats a bot")
 
 
-def check_closer(game: int, by: Holder | None) -> None:
+def check_closer(game: int, by: SeatKey | None) -> None:
     """Only a table's host closes it."""
     if by is None or not by.is_host:
         raise ActorError(f"illegal close of table {game}: only its host closes a table")
 
 
-def check_seeder(game: int, hand: int, by: Holder | None) -> str:
+def check_seeder(game: int, hand: int, by: SeatKey | None) -> str:
     """Only a seated player sets a seed, his own: the player."""
     if by is None or by.is_host or by.player is None:
         raise ActorError(

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field, replace
 
 from hazard.core.dice import Roll
 from hazard.core.errors import HazardError, IllegalError, InvalidError
-from hazard.core.paytable import Paytable
-from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table.actions import (
     DICE,
     REFEREE,
@@ -72,6 +70,7 @@ from hazard.table.money import MoneyStyle, command_style
 from hazard.table.record_store import GameStore, StaleError
 from hazard.table.roles import acts_for, names_stake_against_bank
 from hazard.table.setup import check_seats, table_paytable
+from hazard.table.spec import TableSpec
 from hazard.table.state import Table, new_table
 from hazard.table.transitions import apply_action, check_throw
 
@@ -122,34 +121,27 @@ class Session:
     def start(
         cls,
         store: GameStore,
+        spec: TableSpec,
         *,
-        ruleset: Ruleset,
-        paytable: Paytable,
-        stakes: StakeArrangement | None = None,
-        dice: DiceKind = DiceKind.SECURE,
-        seed: int | None = None,
-        kind: GameKind = GameKind.PLAY,
-        label: str | None = None,
         settings: Mapping[str, str] | None = None,
-        brains: BotBrains | None = None,
         seats: Sequence[Sit] = (),
         seated_by: Actor | None = None,
         keys: Mapping[str, str | None] | None = None,
     ) -> Session:
-        """A new game, recorded in ``store``; ``settings`` are a front end's own, kept with the game.
+        """A new game set up as ``spec`` says, recorded in ``store``; ``settings`` are a front end's own,
+        kept with the game.
 
         ``seats`` are the players at the table from the start, each seated by ``seated_by`` (None: himself).
         They are written with the game in one transaction, so the record holds the game with every one of
         them or not at all; :attr:`opening` says what each did. ``keys`` are digests of tokens to the game
         and whose they are (None: its host's), written in that transaction too (:meth:`GameStore.holder`).
         """
+        dice, seed, kind = spec.dice, spec.seed, spec.kind
         source = None if dice is DiceKind.FAIR else dice_for(dice, seed)
-        table = new_table(ruleset, paytable, stakes)
+        table = new_table(spec.ruleset, spec.paytable, spec.stakes)
         moves: list[tuple[Actor, TableAction | FairNote]] = []
         opened: list[tuple[Actor, TableAction | FairNote, tuple[AnyEvent, ...]]] = []
         secret = None
-        if dice is DiceKind.FAIR and seed is not None:
-            raise InvalidError(f"invalid seed {seed}: fair dice take no seed; each hand draws its own")
         for sit in seats:
             by = seated_by or Actor.player(sit.name)
             check_sit(table, sit)
@@ -166,13 +158,13 @@ class Session:
                 moves.append((DICE, note))
                 opened.append((DICE, note, ()))
         info = store.create(
-            ruleset=ruleset,
-            paytable=paytable,
+            ruleset=spec.ruleset,
+            paytable=spec.paytable,
             stakes=table.stakes,
             dice=dice,
             kind=kind,
             seed=seed,
-            label=kind.label if label is None else label,
+            label=kind.label if spec.label is None else spec.label,
             settings=settings,
             entries=moves,
             secrets=None if secret is None else {1: secret},
@@ -182,7 +174,7 @@ class Session:
         opening = tuple(
             Recorded(entry, events) for entry, (_, _, events) in zip(entries, opened, strict=True)
         )
-        session = cls(store, info, table, entries, source, brains or BotBrains(), opening)
+        session = cls(store, info, table, entries, source, spec.bots, opening)
         session.secret = secret
         session.news.extend(opening)
         return session

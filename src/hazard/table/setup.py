@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.core.rulesets import paytable_for
+from hazard.core.rulesets import paytable_for, settling_paytable
 from hazard.table.actions import REFEREE, Sit
 from hazard.table.lookalike import check_sit
 from hazard.table.state import new_table
 from hazard.table.transitions import apply_action
 
-__all__ = ["EVEN", "check_seats", "table_paytable"]
-
-EVEN = "even"
-"""The paytable a table settles by when its ruleset gives none."""
+__all__ = ["check_seats", "table_paytable"]
 
 
 def table_paytable(
@@ -27,8 +24,8 @@ def table_paytable(
     chosen = paytable_for(ruleset, name, paths=paths)
     if chosen is not None:
         return chosen, False
-    even = paytable_for(ruleset, EVEN)
-    assert even is not None
+    even = settling_paytable(None)
+    even.check(ruleset)
     return even, True
 
 

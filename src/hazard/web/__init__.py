@@ -7,7 +7,7 @@ needs the optional extra ``hazard[web]``; nothing outside it imports it.
 
 from hazard.web.app import WebConfig, create_app
 from hazard.web.connections import Connections
-from hazard.web.hub import Hub, LiveTable, NoSuchTable, TableSpec, Update
+from hazard.web.hub import Hub, LiveTable, NoSuchTable, Update
 from hazard.web.limits import Limits
 from hazard.web.server import run_server
 
@@ -17,7 +17,6 @@ __all__ = [
     "Limits",
     "LiveTable",
     "NoSuchTable",
-    "TableSpec",
     "Update",
     "WebConfig",
     "create_app",

@@ -28,13 +28,11 @@ import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
 from hazard.core.errors import IllegalError, InvalidError, quoted
-from hazard.core.paytable import Paytable
-from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table import (
     MAX_REQUEST,
     REFEREE,
@@ -44,19 +42,19 @@ from hazard.table import (
     BotPolicy,
     ClaimState,
     Close,
-    DiceKind,
     GameKind,
     GameStore,
-    Holder,
     LiveGame,
     MoneyStyle,
     Move,
     News,
     Recorded,
     RecordUnavailable,
+    SeatKey,
     Session,
     SetSeed,
     Sit,
+    TableSpec,
     check_closer,
     check_game_number,
     check_name,
@@ -79,7 +77,6 @@ __all__ = [
     "Hub",
     "LiveTable",
     "NoSuchTable",
-    "TableSpec",
     "Update",
     "token_digest",
 ]
@@ -119,27 +116,6 @@ def token_digest(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """What a new table is set up with (checked by the table service as a terminal game's would be)."""
-
-    ruleset: Ruleset
-    paytable: Paytable
-    stakes: StakeArrangement | None = None
-    dice: DiceKind = DiceKind.FAIR
-    money: MoneyStyle = MoneyStyle.DECIMAL
-    label: str = ""
-    bots: BotBrains = field(default_factory=BotBrains)
-    """What the bots seated at it stake, and how (kept in the game's settings)."""
-
-    def __post_init__(self) -> None:
-        if self.dice not in (DiceKind.FAIR, DiceKind.TYPED):
-            raise InvalidError(
-                f"invalid dice {self.dice.value!r}: a web table has the server's fair dice (fair) or real "
-                "dice entered by a referee (typed)"
-            )
 
 
 @dataclass(frozen=True)  # no slots: its encoded text is kept once made
@@ -265,7 +241,7 @@ class Hub:
         """How long a late arrival's claim link holds his seat, in seconds, until it is used."""
         self._tables: dict[int, LiveTable] = {}
         self._opening: dict[int, asyncio.Lock] = {}
-        self._keys: dict[tuple[int, str], Holder] = {}
+        self._keys: dict[tuple[int, str], SeatKey] = {}
         self._wake = asyncio.Event()
         self._dirty: set[int] = set()
         """Tables a notification says are behind: looked at at once, the others at the next poll."""
@@ -311,31 +287,21 @@ class Hub:
 
     # --- tables -----------------------------------------------------------------------------------------
 
-    async def create(self, spec: TableSpec) -> tuple[LiveTable, str]:
-        """A new table; returns it and its host's token (the only time the token is seen)."""
+    async def create(self, spec: TableSpec, money: MoneyStyle = MoneyStyle.DECIMAL) -> tuple[LiveTable, str]:
+        """A new web table (whatever kind ``spec`` names, it is a web game, labelled after its ruleset
+        unless it has a label); returns it and its host's token (the only time the token is seen)."""
+        spec = replace(spec, kind=GameKind.WEB, label=spec.label or f"{spec.ruleset.name} table")
         token = new_token()
-        settings = {SETTING_MONEY: spec.money.value, **spec.bots.settings()}
-        brains = spec.bots
+        settings = {SETTING_MONEY: money.value, **spec.bots.settings()}
 
         def start() -> Session:
-            return Session.start(
-                self.store,
-                ruleset=spec.ruleset,
-                paytable=spec.paytable,
-                stakes=spec.stakes,
-                dice=spec.dice,
-                kind=GameKind.WEB,
-                label=spec.label or f"{spec.ruleset.name} table",
-                settings=settings,
-                brains=brains,
-                keys={token_digest(token): None},
-            )
+            return Session.start(self.store, spec, settings=settings, keys={token_digest(token): None})
 
         session = await self._write(start)
         live = LiveTable(LiveGame(session, kept=KEPT))
         live.actor.take_stream()  # its opening entries: kept for its log, told to nobody yet
         self._tables[session.game] = live
-        self._keys[(session.game, token_digest(token))] = Holder(None)
+        self._keys[(session.game, token_digest(token))] = SeatKey(None)
         return live, token
 
     async def table(self, game: int) -> LiveTable:
@@ -448,7 +414,7 @@ class Hub:
 
     # --- who is who ---------------------------------------------------------------------------------------
 
-    async def holder(self, game: int, token: str | None) -> Holder | None:
+    async def holder(self, game: int, token: str | None) -> SeatKey | None:
         """Whose ``token`` is at table ``game`` (None: nobody's, a spectator's). A seat's key is its
         seating's, which may have ended since: the table refuses it then (:meth:`seated`, :meth:`act`)."""
         if not token or len(token) > 200:
@@ -461,7 +427,7 @@ class Hub:
                 self._keys[key] = known
         return known
 
-    async def seated(self, game: int, holder: Holder | None) -> str | None:
+    async def seated(self, game: int, holder: SeatKey | None) -> str | None:
         """The player whose seat ``holder`` holds at table ``game`` now (None: none, or a seating that has
         ended), as the table says."""
         if holder is None or holder.is_host:
@@ -474,7 +440,7 @@ class Hub:
         await self.table(game)
         return await asyncio.to_thread(self.store.claim_state, game, token_digest(code[:200]))
 
-    async def claim(self, game: int, code: str) -> tuple[Holder, str]:
+    async def claim(self, game: int, code: str) -> tuple[SeatKey, str]:
         """Spend a late arrival's claim code, once, for a seat token minted now: the seat's holder and
         token."""
         await self.table(game)
@@ -486,7 +452,7 @@ class Hub:
     # --- acting -----------------------------------------------------------------------------------------
 
     async def join(
-        self, game: int, name: str, bankroll: str, *, by: Holder | None, bot: BotPolicy | None = None
+        self, game: int, name: str, bankroll: str, *, by: SeatKey | None, bot: BotPolicy | None = None
     ) -> tuple[str, str | None, int, list[str]]:
         """Seat ``name`` with ``bankroll``: himself (``by`` None), or seated by the host (a late arrival, or
         a bot). Returns the name as seated, his key, the entry and its events. A player who sits himself down
@@ -501,7 +467,7 @@ class Hub:
         if by is None:
             token = new_token()
             seq, events = await self._act(game, Move(sit, actor, key=token_digest(token)))
-            self._keys[(game, token_digest(token))] = Holder(seated, seq)
+            self._keys[(game, token_digest(token))] = SeatKey(seated, seq)
             return seated, token, seq, events
         code = None if bot is not None else new_token()
         claim = None if code is None else (token_digest(code), expiry(self.claim_ttl))
@@ -509,7 +475,7 @@ class Hub:
         return seated, code, seq, events
 
     async def act(
-        self, game: int, text: str, *, by: Holder | None, client: str | None, based_on: int | None = None
+        self, game: int, text: str, *, by: SeatKey | None, client: str | None, based_on: int | None = None
     ) -> tuple[int, list[str]]:
         """Make the action ``text`` (the terminal's text form) for the holder ``by``; returns the number of
         its entry and its events in words. ``client`` is the sender's own number for it: the same number sent
@@ -530,7 +496,7 @@ class Hub:
         move = live.actor.move_of(text, by=by, client=request_key(by, client), based_on=based_on)
         return await self._act(game, move)
 
-    async def seed(self, game: int, hand: int, seed: str, *, by: Holder | None) -> tuple[int, list[str]]:
+    async def seed(self, game: int, hand: int, seed: str, *, by: SeatKey | None) -> tuple[int, list[str]]:
         """The seat's own seed for hand ``hand``, drawn by its page as soon as it saw the hand's commitment
         (``hazard.js``): the table takes one a seat a hand, before the hand's first throw, and refuses any
         other with what it is (a page shows that refusal to nobody)."""
@@ -567,7 +533,7 @@ class Hub:
                 answer: Answer = done.value
                 return answer.seq, answer.events
 
-    async def close(self, game: int, *, by: Holder | None) -> int:
+    async def close(self, game: int, *, by: SeatKey | None) -> int:
         """Close the table: only its host may. The close is an entry of the record (with the reveal of the
         hand in play at a table of fair dice), which every server learns as it learns any other; returns its
         number."""

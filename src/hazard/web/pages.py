@@ -42,11 +42,6 @@ __all__ = ["Pages", "Viewer"]
 _FACES = "⚀⚁⚂⚃⚄⚅"
 _LOG = 40
 """Entries shown in a table's log (the whole record is at /api/tables/{id}/record)."""
-_STAKES = {
-    StakeArrangement.BANK: "each setter against the caster, the caster against the bank",
-    StakeArrangement.SETTER_SUM: "a setter names a sum, the caster accepts it",
-    StakeArrangement.ALL_AGAINST_CASTER: "everyone against the caster",
-}
 
 
 def _e(value: object) -> str:
@@ -103,7 +98,7 @@ class Pages:
         tables = await asyncio.to_thread(self.hub.open_tables)
         rulesets = _options(((r.id, f"{r.name} ({r.id})") for r in builtin_rulesets()), "wikipedia")
         paytables = _options([("", "the ruleset's own"), *((p.id, p.name) for p in builtin_paytables())])
-        stakes = _options([("", "the ruleset's own"), *((s.value, text) for s, text in _STAKES.items())])
+        stakes = _options([("", "the ruleset's own"), *((s.value, s.text) for s in StakeArrangement)])
         rows = "".join(
             f'<li><a href="/tables/{t["id"]}">{_e(t["label"])}</a> '
             f'<span class="muted">table {t["id"]} · {_e(t["ruleset"])} · '
@@ -234,7 +229,7 @@ class Pages:
         return (
             f'<section class="card round"><h2>{_e(info.label)}</h2>'
             f'<p class="muted">{_e(info.ruleset.name)} · {_e(info.paytable.name)} · '
-            f"{_e(info.dice.describe(info.seed))} · stakes: {_e(_STAKES[table.stakes])} · "
+            f"{_e(info.dice.describe(info.seed))} · stakes: {_e(table.stakes.text)} · "
             f"table {live.game}, entry {live.seq}</p>"
             f'<dl class="point"><div><dt>caster</dt><dd>{_e(turn.caster or "—")}</dd></div>'
             f"<div><dt>main</dt><dd>{_e(main)}</dd></div>"

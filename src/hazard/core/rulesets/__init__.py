@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from hazard.core.rulesets._registry import (
     DEFAULT_RULESET,
+    EVEN_MONEY,
     builtin_paytables,
     builtin_rulesets,
     find_paytable,
@@ -25,12 +26,14 @@ from hazard.core.rulesets._registry import (
     load_ruleset,
     paytable_for,
     ruleset_from_toml,
+    settling_paytable,
 )
 from hazard.core.rulesets._schema import paytable_from_toml
 from hazard.core.rulesets._writer import paytable_to_toml, ruleset_to_toml
 
 __all__ = [
     "DEFAULT_RULESET",
+    "EVEN_MONEY",
     "builtin_paytables",
     "builtin_rulesets",
     "find_paytable",
@@ -42,4 +45,5 @@ __all__ = [
     "paytable_to_toml",
     "ruleset_from_toml",
     "ruleset_to_toml",
+    "settling_paytable",
 ]

@@ -28,6 +28,9 @@ DEFAULT_RULESET = "wikipedia"
 _BUILTIN_RULESETS = ("britannica-1911", "wikipedia", "ecws-1674", "cotton-1674", "sca-isenfir", "craps")
 _BUILTIN_PAYTABLES = ("even", "true-odds", "wikipedia")
 
+EVEN_MONEY = "even"
+"""The built-in paytable a game settles by when neither it nor its ruleset names one: even money."""
+
 # The data folders belong to the package, not to this module: look them up from the package's name.
 _PACKAGE = "hazard.core.rulesets"
 
@@ -153,3 +156,9 @@ def paytable_for(ruleset: Ruleset, name: str | None = None, *, paths: bool = Fal
         paytable = find_paytable(ruleset.paytable)
     paytable.check(ruleset)
     return paytable
+
+
+def settling_paytable(paytable: Paytable | None) -> Paytable:
+    """What a game settles by: ``paytable``, else even money (:data:`EVEN_MONEY`). The one default the
+    table, the simulator and the studies share: "no paytable means even money" is said here only."""
+    return find_paytable(EVEN_MONEY) if paytable is None else paytable
