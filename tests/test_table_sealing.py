@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.paths import FIXTURES
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
@@ -38,7 +39,7 @@ from hazard.table.fair import fair_throw
 from hazard.table.serverkeys import SEALING, ServerKeys
 from hazard.table.state import Need
 
-CLEAR_SEEDS = Path(__file__).parent / "fixtures" / "clear-seeds" / "games.db"
+CLEAR_SEEDS = FIXTURES / "clear-seeds" / "games.db"
 """A record written by the release before sealing (hazard_secrets.seed VARCHAR(64), in clear): game 1, two
 players, hand 2 in play with three throws; its live seed is the one below."""
 CLEAR_LIVE_SEED = "ffb6d1bae9c2e352efb8f6a29548d20a84f49b64db631e27ee8f588deb8e9abc"

@@ -45,13 +45,10 @@ def config(url: str) -> WebConfig:
     return WebConfig(db=url, poll=SLOW, limits=LAX)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    if POSTGRES is None:
-        pytest.skip("needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL; .ci/run starts one)")
-    return POSTGRES
+@pytest.fixture
+def url(database: str) -> str:
+    """A record two servers share: SQLite, then PostgreSQL where the suite has one (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
