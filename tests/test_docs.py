@@ -13,8 +13,6 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from tests.paths import DOCS
-
 from hazard.analysis import analyse
 from hazard.analysis.bets import analyse_bet
 from hazard.core.numbers import fraction_text
@@ -23,6 +21,8 @@ from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
 from hazard.core.rules import Opening
 from hazard.core.rulesets import builtin_rulesets, paytable_for
 
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+"""Not tests.paths.DOCS: this file is also run as a script (``--write``), where tests.paths is not found."""
 README = DOCS.parent / "README.md"
 _LETTER = {Opening.NICK: "nick", Opening.OUT: "out", Opening.CHANCE: "chance", Opening.AGAIN: "again"}
 
