@@ -61,7 +61,7 @@ def test_the_tracked_tree_holds_no_binary_outside_the_fixtures_and_no_large_file
         "build/lib/hazard/__init__.py",
         "dist/hazard-0.1.0.tar.gz",
         "src/hazard.egg-info/PKG-INFO",
-        ".venv/bin/python",
+        ".venv",  # itself, not a file in it: it may be a link, which git does not look through
         "src/hazard/__pycache__/__init__.cpython-311.pyc",
         "tests/__pycache__/conftest.cpython-311-pytest-8.0.0.pyc",
         ".mypy_cache/3.11/hazard/__init__.meta.json",
