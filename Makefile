@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck layers unit bench clean
+.PHONY: run test lint typecheck layers unit unit-fast bench clean
 
 # One install serves both: hazard with its PostgreSQL driver (the record tests run against a server when
 # HAZARD_TEST_DATABASE_URL names one; .ci/run starts one) and the dev tools. The version is read from
@@ -37,6 +37,12 @@ layers: $(STAMP)
 # tests read the path back): a fresh folder under /tmp, removed afterwards.
 unit: $(STAMP)
 	@tmp=$$(mktemp -d /tmp/hz.XXXXXX) && { $(BIN)/pytest -n auto --basetemp="$$tmp"; status=$$?; \
+	  rm -rf "$$tmp"; exit $$status; }
+
+# The inner loop: the same, without the tests marked slow (pyproject.toml's markers: some 40 tests that take
+# about half the time of the whole, the browser tests among them). Not what CI runs: make test runs every test.
+unit-fast: $(STAMP)
+	@tmp=$$(mktemp -d /tmp/hz.XXXXXX) && { $(BIN)/pytest -n auto -m "not slow" --basetemp="$$tmp"; status=$$?; \
 	  rm -rf "$$tmp"; exit $$status; }
 
 # Benchmarks (docs/benchmarks.md): slow, and not part of `make test`.

@@ -600,6 +600,7 @@ def test_a_changed_setup_is_refused(store: GameStore, db: Path, column: str) -> 
     refused_whole(store, empty, f"record of game {empty} is corrupt: its setup does not match its digest")
 
 
+@pytest.mark.slow
 def test_every_stored_byte_is_sealed(store: GameStore, db: Path) -> None:
     """Any one character of any entry changed, and the game is refused naming that entry (or it still reads
     the same: a change JSON does not see, such as a space)."""
@@ -802,6 +803,7 @@ def damages(draw: st.DrawFn) -> tuple[str, ...]:
     return (kind, "", draw(st.integers(1, 13)))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "150")),
     derandomize=True,

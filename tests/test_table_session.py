@@ -702,6 +702,7 @@ def test_a_correction_voids_an_entry(store: GameStore) -> None:
     assert Session.resume(store, session.game, kind=GameKind.REFEREE).table == session.table
 
 
+@pytest.mark.slow
 def test_a_correction_replays_only_what_follows_the_last_table_kept(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -978,6 +979,7 @@ _KILLED_AT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_game_killed_at_any_statement_keeps_everything_it_acknowledged(tmp_path: Path) -> None:
     """kill -9 at each of the first statements: setup is whole or absent; every acknowledged entry is kept."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
@@ -1102,6 +1104,7 @@ def a_throw(data: st.DataObject, session: Session, moved: list[Fraction], bets: 
                 bets.append(happened.transfer.amount)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,

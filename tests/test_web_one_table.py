@@ -216,6 +216,7 @@ def _received(follower: ClientConnection, head: int, seqs: list[int]) -> None:
     raise AssertionError(f"no update reached entry {head}: got {seqs[-5:]}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_follower_gets_every_entry_once_in_order_across_hand_ends_and_another_servers_writes(
     backend: str, tmp_path: Path, servers: list[Server]

@@ -22,6 +22,8 @@ from schemathesis.checks import not_a_server_error
 from tests.paths import FIXTURES
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # schemathesis's fuzzer over the whole API
+
 EXAMPLES = int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "25"))
 CONFIG = FIXTURES / "schemathesis.toml"
 RUN_EXAMPLES = int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "10"))

@@ -22,6 +22,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from hazard.table import Access, GameStore
 
+pytestmark = pytest.mark.slow  # real hazard serve processes, killed and restarted
+
 POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
 
 
