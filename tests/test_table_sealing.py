@@ -234,12 +234,13 @@ def test_a_record_of_the_release_before_sealing_resumes_and_is_sealed_when_a_wri
     store.close()
 
 
-@pytest.mark.skipif("HAZARD_TEST_DATABASE_URL" not in os.environ, reason="set HAZARD_TEST_DATABASE_URL")
-def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(tmp_path: Path) -> None:
+def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(
+    postgres_url: str, tmp_path: Path
+) -> None:
     """The old layout (VARCHAR(64) in clear) rebuilt in a schema of its own, then opened by a writer."""
     import sqlalchemy as sa
 
-    base = os.environ["HAZARD_TEST_DATABASE_URL"]
+    base = postgres_url
     schema = f"sealing_{uuid.uuid4().hex[:8]}"
     admin = sa.create_engine(base)
     with admin.begin() as connection:

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,17 +18,6 @@ from fastapi.testclient import TestClient
 
 from hazard.table import Access, GameStore
 from hazard.web import WebConfig, create_app
-
-POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
-BACKENDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES is None, reason="needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL)"
-        ),
-    ),
-]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -147,10 +135,8 @@ def test_the_key_rows_of_a_seating_go_with_the_entry_that_ends_it(client: TestCl
     assert rows == [(None, None), ("Ann", 2), ("Bob", 3)]  # Cat's key went with his leave (entry 1: the dice)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_second_server_never_honours_a_dead_token_from_its_cache(backend: str, db_url: str) -> None:
-    url = db_url if backend == "sqlite" else POSTGRES
-    assert url is not None
+def test_a_second_server_never_honours_a_dead_token_from_its_cache(database: str) -> None:
+    url = database
     with server(url) as one, server(url) as two:
         game, host = new_table(one)
         sit(one, game, "Ann")
@@ -285,10 +271,8 @@ def test_a_claim_link_expires_and_dies_with_its_seat(db_url: str) -> None:
         assert "holds no seat" in refused_403(client.post(f"/api/tables/{game}/claim", json={"code": code}))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_claim_link_is_spent_once_across_servers(backend: str, db_url: str) -> None:
-    url = db_url if backend == "sqlite" else POSTGRES
-    assert url is not None
+def test_a_claim_link_is_spent_once_across_servers(database: str) -> None:
+    url = database
     with server(url) as one, server(url) as two:
         game, host = new_table(one)
         sit(one, game, "Ann")
