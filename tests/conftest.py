@@ -1,12 +1,21 @@
 """What every test shares: a key folder of its own, so that no test reads or makes the keys of the user who
-runs the suite (the server's seed-sealing and reveal-signing keys, hazard.table.serverkeys)."""
+runs the suite (the server's seed-sealing and reveal-signing keys, hazard.table.serverkeys); a PostgreSQL
+database for each worker; and the record's fixtures (``db``, ``db_url``, ``store``, ``postgres_url``,
+``database``), defined here once."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from hazard.table import GameStore
+
+NEEDS_POSTGRES = "needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL; .ci/run starts one)"
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -45,3 +54,43 @@ def _database_of_this_worker() -> None:
 
 
 _database_of_this_worker()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Where a fresh SQLite record goes (not made yet: the first ``GameStore.open`` makes it)."""
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def db_url(db: Path) -> str:
+    """The same record as ``db``, as the text ``--db`` and ``WebConfig(db=...)`` take."""
+    return str(db)
+
+
+@pytest.fixture
+def store(db: Path) -> Iterator[GameStore]:
+    """A store open on the fresh SQLite record ``db``, closed after the test."""
+    from hazard.table import GameStore
+
+    opened = GameStore.open(str(db))
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """The suite's PostgreSQL database (this worker's), or the test is skipped where it is given none."""
+    url = os.environ.get("HAZARD_TEST_DATABASE_URL")
+    if url is None:
+        pytest.skip(NEEDS_POSTGRES)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, db: Path) -> str:
+    """A record to write to: the fresh SQLite file ``db``, then PostgreSQL where the suite is given one."""
+    if request.param == "sqlite":
+        return str(db)
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -334,6 +334,7 @@ _EXACT = {
 }
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(data=st.data())
 def test_fuzz_any_value_of_an_option_of_rules_odds_or_bet_is_one_error_line_or_an_answer(

@@ -24,6 +24,8 @@ from tests.test_cli_verify import _fair_game
 
 from hazard.table.sqlite_file import RECOVERED
 
+pytestmark = pytest.mark.slow  # a writer killed mid-commit, then every reader on copies of the file
+
 _KILLED_MID_COMMIT = textwrap.dedent(
     """
     import os, signal, sqlite3, sys

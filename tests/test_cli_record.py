@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, hostile_values, run, survives
+from tests.paths import LEGACY
 from tests.records import reseal
 
 from hazard.core.rulesets import find_ruleset
@@ -42,7 +43,6 @@ from hazard.table import (
     table_paytable,
 )
 
-LEGACY = Path(__file__).resolve().parent / "fixtures" / "legacy-record"
 """Three games written before actors existed (format hazard-game/1), and what the old export printed."""
 
 
@@ -102,10 +102,10 @@ def played_game(db: Path) -> int:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.db"
-    refereed_game(path)
-    return path
+def db(db: Path) -> Path:
+    """The shared fresh record (tests/conftest.py), holding one refereed game."""
+    refereed_game(db)
+    return db
 
 
 def _export(capsys: pytest.CaptureFixture[str], db: Path, game: int) -> dict[str, Any]:

@@ -48,6 +48,7 @@ def test_a_port_in_use_is_refused_before_the_record_is_opened(
     assert not (tmp_path / "g.db").exists()
 
 
+@pytest.mark.slow
 def test_the_server_says_where_it_listens_and_serves_the_lobby(tmp_path: Path) -> None:
     server = Server(str(tmp_path / "g.db"), tmp_path)
     try:

@@ -354,6 +354,7 @@ def _too_long(option: str, value: str) -> bool:
     return bool(most and text.isascii() and text.isdigit() and len(text) < 30 and int(text) > most)
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(data=st.data())
 def test_fuzz_any_value_of_a_simulate_option_is_one_error_line_or_a_result(

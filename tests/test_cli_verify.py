@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, run, survives
+from tests.paths import DOCS
 from tests.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "fairness.md"
+FAIRNESS = DOCS / "fairness.md"
 INTACT = (
     "all 7 throws of 2 hands verified; hand 3 pending, not yet revealed (its 2 throws cannot be checked "
     "until it ends)"
@@ -271,7 +272,7 @@ def test_fuzz_any_argument_is_the_verdict_or_one_error_line(
 
 
 def _reference_source() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), flags=re.DOTALL)
+    blocks = re.findall(r"```python\n(.*?)```", FAIRNESS.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert len(blocks) == 1, "docs/fairness.md has one python block: the reference verifier"
     return str(blocks[0])
 

@@ -22,6 +22,7 @@ from hazard.core.rules import Opening
 from hazard.core.rulesets import builtin_rulesets, paytable_for
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+"""Not tests.paths.DOCS: this file is also run as a script (``--write``), where tests.paths is not found."""
 README = DOCS.parent / "README.md"
 _LETTER = {Opening.NICK: "nick", Opening.OUT: "out", Opening.CHANCE: "chance", Opening.AGAIN: "again"}
 

@@ -503,6 +503,7 @@ CAP = 20_000
 """Far more actions than any round needs: each phase ends with probability at least 1/36 a throw."""
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(rulesets(), st.randoms(use_true_random=False))
 def test_random_play_ends_with_a_consistent_outcome(ruleset: Ruleset, rng: random.Random) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.commandline import run
+from tests.paths import FIXTURES
 from tests.records import reseal, sql
 
 from hazard.core.rulesets import find_ruleset
@@ -37,7 +38,7 @@ from hazard.table import (
     table_paytable,
 )
 
-GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden-export"
+GOLDEN = FIXTURES / "golden-export"
 INSTANT = "2026-01-02T03:04:05+00:00"
 ANN, DAN = Actor.player("Ann"), Actor.player("Dan")
 

@@ -10,10 +10,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from tests.paths import ROOT
 
 import hazard
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_installed_version_is_the_packages_own() -> None:

@@ -20,6 +20,8 @@ from hazard.table.dice import SeededDice
 from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json, load_game
 from hazard.table.record_store import GameStore
 
+pytestmark = pytest.mark.slow  # real hazard play and referee processes, killed mid-round
+
 LINES = [
     "call 7",
     "",  # 3-1: the chance is 4. The game is killed here.

@@ -79,6 +79,7 @@ def test_hazard_simulate_on_a_cluster_gives_what_it_gives_here(
     assert _without_time(json.loads(there)) == _without_time(json.loads(here))
 
 
+@pytest.mark.slow
 def test_a_cluster_that_cannot_be_reached_or_named_is_refused(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

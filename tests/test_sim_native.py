@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.paths import ROOT
 from tests.sim_reference import ReferenceKernels, session_rows
 from tests.strategies import rulesets
 
@@ -48,7 +49,6 @@ from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledR
 
 NATIVE = native.load()
 REFERENCE = ReferenceKernels()
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _lanes(

@@ -15,6 +15,7 @@ from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions, session
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_a_round_study_is_drawn(tmp_path: Path) -> None:
     stats = round_stats(simulate_rounds(compile_rules(find_ruleset("craps")), 20_000, seed=1))
     exact = Exact(

@@ -171,6 +171,7 @@ def _fields(config: SessionConfig) -> dict[str, object]:
     return {name: getattr(config, name) for name in ("sessions", "rounds", "staking")}
 
 
+@pytest.mark.slow
 def test_what_a_study_keeps_does_not_grow_with_its_sessions() -> None:
     """Four times the sessions, the same memory at its peak: no row is kept per session."""
     import tracemalloc

@@ -8,10 +8,10 @@ import hashlib
 import hmac
 import math
 from collections import Counter
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from tests.paths import DOCS
 
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
@@ -27,7 +27,7 @@ from hazard.table.fair import (
     server_seed_from_hex,
 )
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "fairness.md"
+FAIRNESS = DOCS / "fairness.md"
 SEED = bytes(range(32))
 """The known answers' server seed: the bytes 0, 1, ..., 31."""
 
@@ -70,7 +70,7 @@ def test_the_skipped_byte_of_the_known_answers() -> None:
 
 
 def test_the_docs_write_down_these_known_answers() -> None:
-    text = DOCS.read_text(encoding="utf-8")
+    text = FAIRNESS.read_text(encoding="utf-8")
     for seed, expected in KNOWN_COMMITMENTS.items():
         assert expected in text, seed.hex()
     for client_seed, throws in KNOWN_THROWS.items():

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from tests.paths import LEGACY
 from tests.records import reseal, sql
 from tests.strategies import actors, table_actions, texts
 from tests.strategies import throw_of as t
@@ -458,7 +459,6 @@ def test_game_json_keeps_every_sum_exact_with_a_float_beside_it() -> None:
 
 # --- games written by the previous release ------------------------------------------------------------------
 
-LEGACY = Path(__file__).parent / "fixtures" / "legacy-record"
 LEGACY_GAMES = (1, 2, 3)
 _LEGACY_DIGEST = hashlib.sha256((LEGACY / "games.db").read_bytes()).hexdigest()
 

@@ -61,6 +61,24 @@ def _played(tmp_path: Path, hands: int = 3) -> tuple[dict[str, Any], bytes]:
     return data, keys.signer().public_key
 
 
+Played = tuple[dict[str, Any], bytes]
+"""A game's export and the server's public key."""
+
+
+@pytest.fixture(scope="module")
+def played_once(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """One game for the module (a fair game of three hands takes a second to play, and every test here
+    asks only what is done to its export)."""
+    return _played(tmp_path_factory.mktemp("played"))
+
+
+@pytest.fixture
+def played(played_once: Played) -> Played:
+    """The module's game, a copy of its own for each test to change."""
+    data, public = played_once
+    return copy.deepcopy(data), public
+
+
 def _reveals(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [line for line in data["entries"] if line["entry"]["type"] == "reveal"]
 
@@ -91,8 +109,8 @@ def _change_throw(data: dict[str, Any]) -> None:
                 throw["roll"] = new
 
 
-def test_a_whole_export_carries_its_chain_and_every_reveal_signed(tmp_path: Path) -> None:
-    data, public = _played(tmp_path)
+def test_a_whole_export_carries_its_chain_and_every_reveal_signed(played: Played) -> None:
+    data, public = played
     reveals = _reveals(data)
     assert len(reveals) >= 3
     assert all(len(line["signature"]) == 128 for line in reveals)
@@ -105,8 +123,8 @@ def test_a_whole_export_carries_its_chain_and_every_reveal_signed(tmp_path: Path
     assert any("compare its fingerprint" in line for line in found.lines())  # the export's own key only
 
 
-def test_an_export_rebuilt_whole_without_the_servers_key_fails_on_its_signatures(tmp_path: Path) -> None:
-    data, _public = _played(tmp_path)
+def test_an_export_rebuilt_whole_without_the_servers_key_fails_on_its_signatures(played: Played) -> None:
+    data, _public = played
     _change_throw(data)
     _reseal(data)
     found = check_provenance(data)
@@ -115,8 +133,8 @@ def test_an_export_rebuilt_whole_without_the_servers_key_fails_on_its_signatures
     assert "its signature does not verify" in found.problem
 
 
-def test_a_forger_who_signs_with_his_own_key_is_consistent_but_not_the_server(tmp_path: Path) -> None:
-    data, public = _played(tmp_path)
+def test_a_forger_who_signs_with_his_own_key_is_consistent_but_not_the_server(played: Played) -> None:
+    data, public = played
     _change_throw(data)
     _reseal(data)
     forger = RevealSigner(bytes(range(32)))
@@ -135,8 +153,8 @@ def test_a_forger_who_signs_with_his_own_key_is_consistent_but_not_the_server(tm
     assert "does not verify with the key you gave" in pinned.problem
 
 
-def test_an_entry_changed_without_recomputing_the_chain_fails_on_the_chain(tmp_path: Path) -> None:
-    data, _ = _played(tmp_path)
+def test_an_entry_changed_without_recomputing_the_chain_fails_on_the_chain(played: Played) -> None:
+    data, _ = played
     shown_only = copy.deepcopy(data)
     _change_throw(data)
     found = check_provenance(data)
@@ -149,8 +167,8 @@ def test_an_entry_changed_without_recomputing_the_chain_fails_on_the_chain(tmp_p
     assert "is not what the record stored" in found.problem
 
 
-def test_a_signature_moved_to_another_hand_fails(tmp_path: Path) -> None:
-    data, _ = _played(tmp_path)
+def test_a_signature_moved_to_another_hand_fails(played: Played) -> None:
+    data, _ = played
     onto_a_throw = copy.deepcopy(data)
     first, second = _reveals(data)[:2]
     first["signature"], second["signature"] = second["signature"], first["signature"]
@@ -162,16 +180,16 @@ def test_a_signature_moved_to_another_hand_fails(tmp_path: Path) -> None:
     assert "only a reveal is signed" in str(check_provenance(onto_a_throw).problem)
 
 
-def test_a_reveal_whose_signature_is_stripped_fails(tmp_path: Path) -> None:
-    data, _ = _played(tmp_path)
+def test_a_reveal_whose_signature_is_stripped_fails(played: Played) -> None:
+    data, _ = played
     del _reveals(data)[-1]["signature"]
     assert "is not signed, though the reveals before it are" in str(check_provenance(data).problem)
 
 
 def test_an_export_stripped_of_its_seal_passes_with_a_warning_and_fails_against_the_servers_key(
-    tmp_path: Path,
+    played: Played,
 ) -> None:
-    data, public = _played(tmp_path)
+    data, public = played
     stripped = copy.deepcopy(data)
     stripped["chain"] = stripped["signing"] = None
     for line in stripped["entries"]:
@@ -194,9 +212,9 @@ def test_the_signed_message_names_game_hand_entry_and_digest() -> None:
 
 
 def test_hazard_verify_checks_the_seal_and_a_pinned_key(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    played: Played, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    data, public = _played(tmp_path)
+    data, public = played
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, _ = run(capsys, "verify", str(path))
@@ -223,8 +241,10 @@ def test_hazard_verify_checks_the_seal_and_a_pinned_key(
     assert "its signature does not verify" in out.splitlines()[-1]
 
 
-def test_a_key_that_is_none_is_one_error_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    data, _ = _played(tmp_path, hands=1)
+def test_a_key_that_is_none_is_one_error_line(
+    played: Played, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data, _ = played
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run(capsys, "verify", str(path), "--key", "zz" * 32)
@@ -238,7 +258,7 @@ def test_a_key_that_is_none_is_one_error_line(capsys: pytest.CaptureFixture[str]
 # --- the reference verifier of docs/fairness.md, on the same exports ---------------------------------------
 
 
-def test_the_reference_verifier_checks_the_chain_and_the_signatures(tmp_path: Path) -> None:
+def test_the_reference_verifier_checks_the_chain_and_the_signatures(played: Played, tmp_path: Path) -> None:
     import subprocess
     import sys
 
@@ -260,7 +280,7 @@ def test_the_reference_verifier_checks_the_chain_and_the_signatures(tmp_path: Pa
         assert "Traceback" not in done.stderr, done.stderr
         return done.returncode, done.stdout + done.stderr
 
-    whole, public = _played(tmp_path)
+    whole, public = played
     code, out = reference(whole)
     assert code == 0, out
     assert f"record: chain verified; {len(_reveals(whole))} reveals signed by {public.hex()}" in out

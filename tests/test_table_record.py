@@ -12,13 +12,13 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.paths import LEGACY
 from tests.records import reseal, rows, sql
 from tests.strategies import rulesets
 from tests.strategies import throw_of as t
@@ -108,18 +108,6 @@ def new_game(store: GameStore, moves: list[Move] | None = None, kind: GameKind =
     for actor, action in moves or []:
         store.append(info.id, actor, action)
     return info.id
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def store(db: Path) -> Iterator[GameStore]:
-    opened = GameStore.open(str(db))
-    yield opened
-    opened.close()
 
 
 def refused_whole(store: GameStore, game: int, *fragments: str) -> None:
@@ -735,16 +723,12 @@ def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path
     refused_whole(store, info.id, f"record of game {info.id} is corrupt", "settings are not a table of texts")
 
 
-@pytest.mark.skipif(
-    "HAZARD_TEST_DATABASE_URL" not in os.environ,
-    reason="set HAZARD_TEST_DATABASE_URL to an empty database (e.g. PostgreSQL) to run against it",
-)
-def test_a_game_round_trips_through_another_database() -> None:
+def test_a_game_round_trips_through_another_database(postgres_url: str) -> None:
     """The same record on any SQLAlchemy database: a seeded bot game, stored, loaded and resumed."""
     from hazard.table.bots import BotBrains
     from hazard.table.session import Session
 
-    store = GameStore.open(os.environ["HAZARD_TEST_DATABASE_URL"])
+    store = GameStore.open(postgres_url)
     try:
         session = Session.start(
             store,
@@ -826,6 +810,7 @@ def damages(draw: st.DrawFn) -> tuple[str, ...]:
     return (kind, "", draw(st.integers(1, 13)))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "150")),
     derandomize=True,
@@ -890,23 +875,24 @@ def test_a_damaged_record_is_refused_with_one_clear_error_or_read_as_it_was(
             reader.close()
 
 
-_TEMPLATE: list[Path] = []
+_TEMPLATE: list[tuple[Path, int, ReplayedGame]] = []
 
 
 def _fuzz_template(factory: pytest.TempPathFactory, db: Path) -> tuple[int, ReplayedGame]:
-    """A copy at ``db`` of one record holding a game of every action (written once, copied for each case)."""
+    """A copy at ``db`` of one record holding a game of every action, and that game as read back (written and
+    read once, the file copied for each case: each copy is the same bytes, so it reads back the same)."""
     if not _TEMPLATE:
         template = factory.mktemp("template") / "games.db"
         store = GameStore.open(str(template))
         new_game(store, EVERY_ACTION)
         store.close()
-        _TEMPLATE.append(template)
-    shutil.copyfile(_TEMPLATE[0], db)
-    store = GameStore.open(str(db), access=Access.READ)
-    (summary,) = store.games()
-    whole = load_game(store, summary.id)
-    store.close()
-    return summary.id, whole
+        store = GameStore.open(str(template), access=Access.READ)
+        (summary,) = store.games()
+        _TEMPLATE.append((template, summary.id, load_game(store, summary.id)))
+        store.close()
+    template, game, whole = _TEMPLATE[0]
+    shutil.copyfile(template, db)
+    return game, whole
 
 
 # --- a game carries everything its replay needs ------------------------------------------------------------
@@ -1057,7 +1043,7 @@ def test_anything_recorded_after_a_close_is_refused_as_a_record_that_does_not_re
 
 
 def test_a_record_made_before_play_from_afar_has_no_keys_and_gets_them_when_written(db: Path) -> None:
-    shutil.copy(Path(__file__).parent / "fixtures" / "legacy-record" / "games.db", db)
+    shutil.copy(LEGACY / "games.db", db)
     reader = GameStore.open(str(db), access=Access.READ)
     assert reader.holder(1, "a" * 64) is None
     assert reader.requests(1) == {}
@@ -1119,19 +1105,8 @@ def test_a_busy_or_lost_database_is_unavailable_not_malformed(db: Path) -> None:
 # --- group commit: GameStore.batch -------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_url(request: pytest.FixtureRequest, db: Path) -> str:
-    """A record to write to: an SQLite file, and PostgreSQL where the suite is given one."""
-    if request.param == "sqlite":
-        return str(db)
-    url = os.environ.get("HAZARD_TEST_DATABASE_URL")
-    if url is None:
-        pytest.skip("set HAZARD_TEST_DATABASE_URL to a PostgreSQL database to run this on it")
-    return url
-
-
-def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(any_url: str) -> None:
-    writer, reader = GameStore.open(any_url), GameStore.open(any_url)
+def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(database: str) -> None:
+    writer, reader = GameStore.open(database), GameStore.open(database)
     try:
         games = [new_game(writer) for _ in range(3)]
         with writer.batch():
@@ -1154,8 +1129,8 @@ def test_a_batch_commits_its_writes_together_and_no_one_sees_them_before(any_url
         reader.close()
 
 
-def test_a_stale_append_in_a_batch_is_refused_alone(any_url: str) -> None:
-    store = GameStore.open(any_url)
+def test_a_stale_append_in_a_batch_is_refused_alone(database: str) -> None:
+    store = GameStore.open(database)
     try:
         first, second = new_game(store), new_game(store)
         with store.batch():
@@ -1169,10 +1144,10 @@ def test_a_stale_append_in_a_batch_is_refused_alone(any_url: str) -> None:
         store.close()
 
 
-def test_a_database_error_in_a_batch_writes_none_of_it(any_url: str) -> None:
+def test_a_database_error_in_a_batch_writes_none_of_it(database: str) -> None:
     """A client number already taken fails in the database after part of its append: nothing of the batch,
     before or after it, may be committed."""
-    store = GameStore.open(any_url)
+    store = GameStore.open(database)
     try:
         game, other = new_game(store), new_game(store)
         store.append(game, ANN, Sit("Ann", Fraction(5)), seq=1, request="taken")

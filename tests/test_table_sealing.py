@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.paths import FIXTURES
 
 from hazard.core.dice import Roll
 from hazard.core.errors import InvalidError
@@ -40,7 +41,7 @@ from hazard.table.fair import fair_throw
 from hazard.table.serverkeys import SEALING, ServerKeys
 from hazard.table.state import Need
 
-CLEAR_SEEDS = Path(__file__).parent / "fixtures" / "clear-seeds" / "games.db"
+CLEAR_SEEDS = FIXTURES / "clear-seeds" / "games.db"
 """A record written by the release before sealing (hazard_secrets.seed VARCHAR(64), in clear): game 1, two
 players, hand 2 in play with three throws; its live seed is the one below."""
 CLEAR_LIVE_SEED = "ffb6d1bae9c2e352efb8f6a29548d20a84f49b64db631e27ee8f588deb8e9abc"
@@ -233,12 +234,13 @@ def test_a_record_of_the_release_before_sealing_resumes_and_is_sealed_when_a_wri
     store.close()
 
 
-@pytest.mark.skipif("HAZARD_TEST_DATABASE_URL" not in os.environ, reason="set HAZARD_TEST_DATABASE_URL")
-def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(tmp_path: Path) -> None:
+def test_clear_seeds_on_postgresql_are_sealed_when_a_writer_opens_the_record(
+    postgres_url: str, tmp_path: Path
+) -> None:
     """The old layout (VARCHAR(64) in clear) rebuilt in a schema of its own, then opened by a writer."""
     import sqlalchemy as sa
 
-    base = os.environ["HAZARD_TEST_DATABASE_URL"]
+    base = postgres_url
     schema = f"sealing_{uuid.uuid4().hex[:8]}"
     admin = sa.create_engine(base)
     with admin.begin() as connection:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.paths import SRC
 from tests.records import sql
 from tests.strategies import throw_of as t
 
@@ -74,16 +75,6 @@ def start(store: GameStore, ruleset: str = "wikipedia", **options: Any) -> Sessi
 
 
 _SPEC = ("stakes", "dice", "seed", "kind", "label")
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-def store(db_path: Path) -> GameStore:
-    return GameStore.open(str(db_path))
 
 
 def stored(store: GameStore, session: Session) -> list[tuple[Actor, object]]:
@@ -650,16 +641,13 @@ _RIVAL = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("database", ["sqlite", "other"])
-def test_two_processes_writing_one_game_keep_it_whole(tmp_path: Path, database: str) -> None:
-    if database == "other" and "HAZARD_TEST_DATABASE_URL" not in os.environ:
-        pytest.skip("set HAZARD_TEST_DATABASE_URL to a database (e.g. PostgreSQL) to run against it")
-    db = str(tmp_path / "games.db") if database == "sqlite" else os.environ["HAZARD_TEST_DATABASE_URL"]
+def test_two_processes_writing_one_game_keep_it_whole(database: str) -> None:
+    db = database
     store = GameStore.open(db)
     game = start(
         store, dice=DiceKind.TYPED, seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))]
     ).game
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     rivals = [
         subprocess.Popen(
             [sys.executable, "-c", _RIVAL, str(db), str(game), name, "150"],
@@ -721,6 +709,7 @@ def test_a_correction_voids_an_entry(store: GameStore) -> None:
     assert Session.resume(store, session.game, kind=GameKind.REFEREE).table == session.table
 
 
+@pytest.mark.slow
 def test_a_correction_replays_only_what_follows_the_last_table_kept(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -915,7 +904,7 @@ def reference(length: int) -> Session:
 @pytest.mark.parametrize("mode", ["mid-round", "busy"])
 def test_a_game_killed_mid_round_resumes_with_identical_state(tmp_path: Path, mode: str) -> None:
     db = tmp_path / "killed.db"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(db), mode], stdout=subprocess.PIPE, text=True, env=env
     )
@@ -999,9 +988,10 @@ _KILLED_AT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_game_killed_at_any_statement_keeps_everything_it_acknowledged(tmp_path: Path) -> None:
     """kill -9 at each of the first statements: setup is whole or absent; every acknowledged entry is kept."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     points = [*range(1, 25), *range(25, 120, 10), 10**9]  # the last: never killed
     children = {
         point: subprocess.Popen(
@@ -1123,6 +1113,7 @@ def a_throw(data: st.DataObject, session: Session, moved: list[Fraction], bets: 
                 bets.append(happened.transfer.amount)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,
@@ -1450,10 +1441,10 @@ def test_a_throw_of_the_fair_dice_cannot_be_corrected(store: GameStore) -> None:
         session.correct(commit)
 
 
-def test_a_fair_game_whose_kept_seed_is_lost_is_refused_on_resume(store: GameStore, db_path: Path) -> None:
+def test_a_fair_game_whose_kept_seed_is_lost_is_refused_on_resume(store: GameStore, db: Path) -> None:
     session = fair_game(store)
     play_fair(session, 2)
-    sql(db_path, "DELETE FROM hazard_secrets")
+    sql(db, "DELETE FROM hazard_secrets")
     with pytest.raises(InvalidError, match="is not kept"):
         Session.resume(store, session.game, kind=GameKind.PLAY)
 
@@ -1486,7 +1477,7 @@ _FAIR_CHILD = textwrap.dedent(
 
 def test_fair_dice_killed_mid_hand_resume_and_every_throw_verifies(tmp_path: Path) -> None:
     db = tmp_path / "fair.db"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     child = subprocess.Popen(
         [sys.executable, "-c", _FAIR_CHILD, str(db)],
         stdin=subprocess.PIPE,
@@ -1634,10 +1625,10 @@ def test_a_close_is_an_entry_and_reveals_the_hand_in_play(store: GameStore) -> N
     ],
 )
 def test_nothing_more_may_be_done_at_a_closed_table_here_resumed_or_at_another_writer(
-    store: GameStore, db_path: Path, attempt: Any
+    store: GameStore, db: Path, attempt: Any
 ) -> None:
     session = _fair_mid_hand(store)
-    other = Session.resume(GameStore.open(str(db_path)), session.game, kind=GameKind.WEB)  # another process
+    other = Session.resume(GameStore.open(str(db)), session.game, kind=GameKind.WEB)  # another process
     session.close()
     head = len(load_game(store, session.game).entries)
     with pytest.raises(IllegalError, match="closed"):

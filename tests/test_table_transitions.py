@@ -1250,6 +1250,7 @@ def outcome(table: Table, action: TableAction, by: Actor) -> tuple[Table, tuple[
         return None
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=300, deadline=None)
 @given(
     table=played_tables(NAMES),

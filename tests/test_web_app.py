@@ -25,21 +25,15 @@ from hazard.table import Access, GameStore, TableSpec, game_json, load_game
 from hazard.web import Limits, WebConfig, create_app
 from hazard.web import hub as hub_module
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "games.db")
-
-
 LAX = Limits(rate=1e6, burst=1e6, address_rate=1e6, address_burst=1e6, seat_rate=1e6, seat_burst=1e6)
 """No rate limit to speak of: for the tests that play many hands quickly from one address."""
 
 
 @pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
+def client(db_url: str) -> Iterator[TestClient]:
     # A seat's own rate limit left out (it is attacked where it is tested): tests play rounds quickly.
     limits = Limits(seat_rate=1e6, seat_burst=1e6)
-    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as test_client:
+    with TestClient(create_app(WebConfig(db=db_url, poll=0.05, limits=limits))) as test_client:
         # As the table's own pages do: a browser's POST names the page it comes from (cross-site requests
         # are attacked in test_web_seats.py).
         test_client.headers["origin"] = "http://testserver"
@@ -124,12 +118,12 @@ def test_a_table_is_set_up_from_an_uploaded_ruleset_file(client: TestClient) -> 
     assert (state["ruleset"], state["dice"], state["money"]) == ("britannica-1911", "typed", "exact")
 
 
-def test_the_host_sets_what_the_bots_stake_and_how_kept_with_the_table(db: str) -> None:
+def test_the_host_sets_what_the_bots_stake_and_how_kept_with_the_table(db_url: str) -> None:
     setup = {"ruleset": "wikipedia", "bot_unit": "2", "bot_staking": "martingale"}
-    with TestClient(create_app(WebConfig(db=db, poll=0.05))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, poll=0.05))) as client:
         made = client.post("/api/tables", json=setup)
         assert made.status_code == 201, made.text
-    store = GameStore.open(db, access=Access.READ)
+    store = GameStore.open(db_url, access=Access.READ)
     assert load_game(store, made.json()["id"]).info.settings == {
         "money": "decimal",
         "bot_unit": "2/1",
@@ -482,7 +476,7 @@ def test_the_host_closes_the_table(client: TestClient) -> None:
     assert hashlib.sha256(seed).hexdigest() == hand["commitment"]
 
 
-def test_unknown_tables_and_bad_numbers(client: TestClient, db: str) -> None:
+def test_unknown_tables_and_bad_numbers(client: TestClient, db_url: str) -> None:
     refused(client.get("/api/tables/99"), 404, "there is no table 99")
     refused(client.get("/api/tables/0"), 422, "game")
     refused(client.get("/api/tables/abc"), 422, "game")
@@ -493,7 +487,7 @@ def test_unknown_tables_and_bad_numbers(client: TestClient, db: str) -> None:
     from hazard.table import DiceKind, GameKind, Session, table_paytable
 
     rules = find_ruleset("craps")
-    store = GameStore.open(db)
+    store = GameStore.open(db_url)
     played = Session.start(
         store, TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.SEEDED, seed=1, kind=GameKind.PLAY)
     )
@@ -598,9 +592,9 @@ def test_a_socket_for_a_table_that_is_not_there_is_closed_with_the_reason(client
 # --- limits -------------------------------------------------------------------------------------------------
 
 
-def test_a_body_too_large_is_413_and_too_many_requests_429(db: str) -> None:
+def test_a_body_too_large_is_413_and_too_many_requests_429(db_url: str) -> None:
     limits = Limits(body=2048, rate=5, burst=5, address_rate=1000, address_burst=1000)
-    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, limits=limits))) as client:
         refused(client.post("/api/tables", content=b"x" * 5000), 413, "at most 2,048 bytes")
         answers = [client.get("/api/rulesets") for _ in range(8)]
     codes = [answer.status_code for answer in answers]
@@ -827,8 +821,8 @@ def throttled(answer: Any) -> int:
     return wait
 
 
-def test_one_address_sets_up_only_so_many_tables_an_hour(db: str) -> None:
-    with TestClient(create_app(WebConfig(db=db, limits=Limits(tables_per_hour=3)))) as client:
+def test_one_address_sets_up_only_so_many_tables_an_hour(db_url: str) -> None:
+    with TestClient(create_app(WebConfig(db=db_url, limits=Limits(tables_per_hour=3)))) as client:
         for _ in range(3):
             Table(client)
         wait = throttled(client.post("/api/tables", json={"ruleset": "wikipedia"}))
@@ -836,9 +830,9 @@ def test_one_address_sets_up_only_so_many_tables_an_hour(db: str) -> None:
         assert len(client.get("/api/tables").json()["tables"]) == 3
 
 
-def test_one_address_takes_only_so_many_seats_a_minute(db: str) -> None:
+def test_one_address_takes_only_so_many_seats_a_minute(db_url: str) -> None:
     limits = Limits(seats_per_minute=2, seats_burst=2)
-    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, limits=limits))) as client:
         table = Table(client)
         table.join("Ann")
         table.join("Bob")
@@ -846,11 +840,11 @@ def test_one_address_takes_only_so_many_seats_a_minute(db: str) -> None:
         assert [p["name"] for p in table.state()["state"]["players"]] == ["Ann", "Bob"]
 
 
-def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> None:
+def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db_url: str) -> None:
     """A seat sending ``seed x`` as fast as it can gets its burst, then 429s: the record grows by one seed
     (one a hand) and no more, and another seat at the table acts as usual."""
     limits = Limits(seat_rate=0.5, seat_burst=5)
-    with TestClient(create_app(WebConfig(db=db, limits=limits))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, limits=limits))) as client:
         table = Table(client)
         table.join("Ann")
         table.join("Bob")
@@ -870,14 +864,14 @@ def test_a_seat_spamming_its_seed_is_slowed_and_the_others_are_not(db: str) -> N
 # --- the record, streamed and paged -----------------------------------------------------------------------
 
 
-def exported(db: str, game: int) -> bytes:
+def exported(db_url: str, game: int) -> bytes:
     """What ``/record`` answered before it was streamed: the export of the game read whole, as the API
     encodes it."""
-    return JSONResponse(game_json(load_game(GameStore.open(db, access=Access.READ), game))).body
+    return JSONResponse(game_json(load_game(GameStore.open(db_url, access=Access.READ), game))).body
 
 
 def test_the_streamed_record_is_the_export_and_follows_the_game_without_replaying_it(
-    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same bytes as the export of the game read whole, after every kind of change (new entries, a
     correction, which changes an earlier entry's standing); and once a game has been fetched, a fetch reads
@@ -903,20 +897,20 @@ def test_the_streamed_record_is_the_export_and_follows_the_game_without_replayin
         assert answer.headers["content-type"].startswith("application/json")
         return answer.content
 
-    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db_url, table.id)
     table.ok("host", "stake Bob 2")
     table.ok("host", "call 7")
     loads.clear()
-    assert fetched() == exported(db, table.id)
-    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db_url, table.id)
+    assert fetched() == exported(db_url, table.id)
     thrown = table.ok("host", "3-3")
-    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db_url, table.id)
     assert loads.count(table.id) == 3, "a fetch read the game whole"  # only exported()'s own reads
     table.ok("host", "undo")
     assert json_entry(fetched(), thrown["seq"])["standing"] == "void"
-    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db_url, table.id)
     table.ok("host", "5-2")
-    assert fetched() == exported(db, table.id)
+    assert fetched() == exported(db_url, table.id)
 
 
 def json_entry(text: bytes, seq: int) -> dict[str, Any]:
@@ -956,13 +950,13 @@ def test_a_method_a_path_does_not_take_is_405_naming_every_method_it_does(client
     assert client.request("PUT", "/api/tables/1/record").headers["allow"] == "GET"
 
 
-def test_the_servers_public_key_is_published_and_signs_every_reveal_of_its_tables(db: str) -> None:
+def test_the_servers_public_key_is_published_and_signs_every_reveal_of_its_tables(db_url: str) -> None:
     """Issue 19, finding 11: GET /api/key, and the table's record verifies against that key."""
     from hazard.table.provenance import check_provenance
     from hazard.table.signing import fingerprint
 
     limits = LAX
-    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, poll=0.05, limits=limits))) as client:
         key = client.get("/api/key").json()
         assert set(key) == {"algorithm", "public_key", "public_key_base64", "fingerprint"}
         assert key["algorithm"] == "Ed25519"
@@ -1038,12 +1032,12 @@ def test_a_seat_sets_its_own_seed_once_a_hand_and_its_page_asks_for_it(client: T
     assert record["hands"][0]["client_seed"] == "a" * 32  # Bob, seated with no seed yet, has no part
 
 
-def test_a_resent_action_that_ends_a_hand_is_answered_with_its_own_entry(db: str) -> None:
+def test_a_resent_action_that_ends_a_hand_is_answered_with_its_own_entry(db_url: str) -> None:
     """The action that ends a hand of fair dice is followed by the dice's notes (the reveal, the seeds drawn
     for the next hand, its commitment): its answer, and the answer to its resend, is its own entry, the one
     the record keeps the client's number with."""
     limits = LAX
-    with TestClient(create_app(WebConfig(db=db, poll=0.05, limits=limits))) as client:
+    with TestClient(create_app(WebConfig(db=db_url, poll=0.05, limits=limits))) as client:
         _resend_at_a_hands_end(client)
 
 

@@ -29,6 +29,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
 
+pytestmark = pytest.mark.slow  # real Chromium, a page at a time
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

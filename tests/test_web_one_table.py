@@ -13,7 +13,6 @@ request sees, it learned from the record when it came. The live stream is follow
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ from websockets.sync.client import ClientConnection, connect
 from hazard.table import Access, GameStore, load_game
 from hazard.web import Limits, WebConfig, create_app
 
-POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
 SLOW = 60.0
 """The watchers' poll, in seconds: longer than any test here, so no server learns anything by polling."""
 LAX = Limits(
@@ -45,13 +43,10 @@ def config(url: str) -> WebConfig:
     return WebConfig(db=url, poll=SLOW, limits=LAX)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    if POSTGRES is None:
-        pytest.skip("needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL; .ci/run starts one)")
-    return POSTGRES
+@pytest.fixture
+def url(database: str) -> str:
+    """A record two servers share: SQLite, then PostgreSQL where the suite has one (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
@@ -219,14 +214,11 @@ def _received(follower: ClientConnection, head: int, seqs: list[int]) -> None:
     raise AssertionError(f"no update reached entry {head}: got {seqs[-5:]}")
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.slow
 def test_a_follower_gets_every_entry_once_in_order_across_hand_ends_and_another_servers_writes(
-    backend: str, tmp_path: Path, servers: list[Server]
+    database: str, tmp_path: Path, servers: list[Server]
 ) -> None:
-    if backend == "postgresql" and POSTGRES is None:
-        pytest.skip("needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL; .ci/run starts one)")
-    db = POSTGRES if backend == "postgresql" else str(tmp_path / "games.db")
-    assert db is not None
+    db = database
     one, two = Server(db, tmp_path), Server(db, tmp_path)
     servers.extend([one, two])
     made = _post(one, "/api/tables", {"ruleset": "wikipedia"})

@@ -19,10 +19,13 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
+from tests.paths import FIXTURES
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # schemathesis's fuzzer over the whole API
+
 EXAMPLES = int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "25"))
-CONFIG = Path(__file__).parent / "fixtures" / "schemathesis.toml"
+CONFIG = FIXTURES / "schemathesis.toml"
 RUN_EXAMPLES = int(os.environ.get("HAZARD_FUZZ_EXAMPLES", "10"))
 """Examples per operation in the command line's fuzzing phase (its coverage phase is a fixed set)."""
 RUN_S = 180

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,34 +19,18 @@ from fastapi.testclient import TestClient
 from hazard.table import Access, GameStore, load_game
 from hazard.web import WebConfig, create_app
 
-POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
-BACKENDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES is None, reason="needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL)"
-        ),
-    ),
-]
-
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "games.db")
-
-
-def server(db: str, **config: Any) -> TestClient:
-    return TestClient(create_app(WebConfig(db=db, poll=0.05, **config)))
+def server(db_url: str, **config: Any) -> TestClient:
+    return TestClient(create_app(WebConfig(db=db_url, poll=0.05, **config)))
 
 
 @pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with server(db) as test_client:
+def client(db_url: str) -> Iterator[TestClient]:
+    with server(db_url) as test_client:
         yield test_client
 
 
@@ -140,22 +123,20 @@ def test_a_token_dies_with_its_seat_when_the_host_removes_the_player(client: Tes
     new_bob_gets_his_own_answers(client, game, old, new)
 
 
-def test_the_key_rows_of_a_seating_go_with_the_entry_that_ends_it(client: TestClient, db: str) -> None:
+def test_the_key_rows_of_a_seating_go_with_the_entry_that_ends_it(client: TestClient, db_url: str) -> None:
     game, _ = new_table(client)
     sit(client, game, "Ann")
     sit(client, game, "Bob")
-    with sqlite3.connect(db) as connection:
+    with sqlite3.connect(db_url) as connection:
         assert connection.execute("SELECT count(*) FROM hazard_seats WHERE player = 'Bob'").fetchone() == (1,)
     act(client, game, sit(client, game, "Cat"), "leave")
-    with sqlite3.connect(db) as connection:
+    with sqlite3.connect(db_url) as connection:
         rows = connection.execute("SELECT player, seating FROM hazard_seats ORDER BY seating").fetchall()
     assert rows == [(None, None), ("Ann", 2), ("Bob", 3)]  # Cat's key went with his leave (entry 1: the dice)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_second_server_never_honours_a_dead_token_from_its_cache(backend: str, db: str) -> None:
-    url = db if backend == "sqlite" else POSTGRES
-    assert url is not None
+def test_a_second_server_never_honours_a_dead_token_from_its_cache(database: str) -> None:
+    url = database
     with server(url) as one, server(url) as two:
         game, host = new_table(one)
         sit(one, game, "Ann")
@@ -177,14 +158,14 @@ def test_a_second_server_never_honours_a_dead_token_from_its_cache(backend: str,
 def test_a_record_of_keys_without_seatings_is_upgraded_to_the_seatings_held(tmp_path: Path) -> None:
     """A record written before seatings: each seat row opens the seating its player holds at the upgrade,
     or nothing where he has left."""
-    db = str(tmp_path / "games.db")
-    with server(db) as client:
+    db_url = str(tmp_path / "games.db")
+    with server(db_url) as client:
         game, _ = new_table(client)
         sit(client, game, "Ann")
         bob = sit(client, game, "Bob")
         cat = sit(client, game, "Cat")
         act(client, game, cat, "leave")
-    with sqlite3.connect(db) as connection:  # the layout of the release before seatings
+    with sqlite3.connect(db_url) as connection:  # the layout of the release before seatings
         rows = connection.execute("SELECT game, digest, player FROM hazard_seats").fetchall()
         connection.execute("DROP TABLE hazard_seats")
         connection.execute(
@@ -193,22 +174,24 @@ def test_a_record_of_keys_without_seatings_is_upgraded_to_the_seatings_held(tmp_
         )
         connection.executemany("INSERT INTO hazard_seats VALUES (?, ?, ?)", rows)
         connection.execute("DROP TABLE hazard_claims")
-    reader = GameStore.open(db, access=Access.READ)  # reading never writes: the old layout is read as it is
+    reader = GameStore.open(
+        db_url, access=Access.READ
+    )  # reading never writes: the old layout is read as it is
     assert load_game(reader, game).table.seated("Bob")
     reader.close()
     from hazard.web.hub import token_digest
 
-    with sqlite3.connect(db) as connection:
+    with sqlite3.connect(db_url) as connection:
         connection.execute(  # a key to Cat's seat, as the old release kept it even after he left
             "INSERT INTO hazard_seats VALUES (?, ?, 'Cat')", (game, token_digest(cat))
         )
-    with server(db) as client:
+    with server(db_url) as client:
         assert act(client, game, bob, "stake 1").status_code == 200
         refused_403(act(client, game, cat, "stake 1"))
         new_cat = sit(client, game, "Cat")
         refused_403(act(client, game, cat, "stake 1"))
         assert act(client, game, new_cat, "stake 1").status_code == 200
-    with sqlite3.connect(db) as connection:
+    with sqlite3.connect(db_url) as connection:
         seatings = dict(connection.execute("SELECT player, seating FROM hazard_seats").fetchall())
     assert seatings["Bob"] == 3
     assert seatings["Cat"] in (0, 7)  # the old key opens nothing; Cat's new key his new seating
@@ -276,22 +259,20 @@ def test_a_claim_link_is_exchanged_for_a_bearer_token_through_the_api(client: Te
     assert other_host != host
 
 
-def test_a_claim_link_expires_and_dies_with_its_seat(db: str) -> None:
-    with server(db, claim_minutes=0) as client:  # every link is past its time at once
+def test_a_claim_link_expires_and_dies_with_its_seat(db_url: str) -> None:
+    with server(db_url, claim_minutes=0) as client:  # every link is past its time at once
         game, host = new_table(client)
         sit(client, game, "Ann")
         code = seat_late(client, game, host)["claim"]
         assert "expired" in refused_403(client.post(f"/api/tables/{game}/claim", json={"code": code}))
-    with server(db) as client:
+    with server(db_url) as client:
         code = seat_late(client, game, host, "Cat")["claim"]
         assert act(client, game, host, "leave Cat").status_code == 200
         assert "holds no seat" in refused_403(client.post(f"/api/tables/{game}/claim", json={"code": code}))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_claim_link_is_spent_once_across_servers(backend: str, db: str) -> None:
-    url = db if backend == "sqlite" else POSTGRES
-    assert url is not None
+def test_a_claim_link_is_spent_once_across_servers(database: str) -> None:
+    url = database
     with server(url) as one, server(url) as two:
         game, host = new_table(one)
         sit(one, game, "Ann")

@@ -96,6 +96,7 @@ def _closed_within(sockets: list[socket.socket], seconds: float) -> list[socket.
     return list(waiting.values())
 
 
+@pytest.mark.slow
 def test_slow_clients_starve_nobody_and_are_dropped_at_the_header_deadline(tmp_path: Path) -> None:
     """A slowloris: 2,000 sockets from 125 addresses each send half a request line and then nothing. A
     normal client is still served at once; from one address, sockets past the cap are closed at once, unread;

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from hazard.table import Access, GameStore, load_game
 
-POSTGRES = os.environ.get("HAZARD_TEST_DATABASE_URL")
+pytestmark = pytest.mark.slow  # real hazard serve processes, killed and restarted
 
 
 @pytest.fixture
@@ -110,14 +109,10 @@ def test_a_server_killed_between_actions_comes_back_with_every_table_as_it_was(
     assert resent.json()["seq"] == acknowledged[-1]
 
 
-@pytest.mark.skipif(
-    POSTGRES is None, reason="needs a PostgreSQL server (HAZARD_TEST_DATABASE_URL; .ci/run starts one)"
-)
 def test_two_servers_on_one_postgresql_keep_one_order_and_show_the_same_table(
-    tmp_path: Path, servers: list[Server]
+    postgres_url: str, tmp_path: Path, servers: list[Server]
 ) -> None:
-    assert POSTGRES is not None
-    one, two = Server(POSTGRES, tmp_path), Server(POSTGRES, tmp_path)
+    one, two = Server(postgres_url, tmp_path), Server(postgres_url, tmp_path)
     servers.extend([one, two])
     game, tokens = setup_table(one, "Ann", "Bob", "Cat")
     home = {"Ann": one, "Bob": two, "Cat": two}

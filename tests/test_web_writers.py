@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
-
-import pytest
 
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_ruleset
@@ -27,13 +23,6 @@ from hazard.web.writers import MAX_BATCH, Uncommitted, Writer
 
 RULES = find_ruleset("wikipedia")
 ANN = Actor.player("Ann")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[GameStore]:
-    opened = GameStore.open(str(tmp_path / "games.db"))
-    yield opened
-    opened.close()
 
 
 def new_game(store: GameStore) -> int:

@@ -1,0 +1,116 @@
+"""The tracked tree: no binaries outside tests/fixtures, no large files, build outputs and caches ignored, and
+README's Layout true to the folders it describes (issue 20: eleven wheel files had been committed unused)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from tests.paths import DOCS, ROOT
+
+LARGEST = 1 << 20
+"""No tracked file is larger (the largest today, a record fixture, is 64 KiB)."""
+BINARIES_ALLOWED = "tests/fixtures/"
+"""Pinned records (SQLite files) are binary, and only they may be."""
+
+
+def _git(*args: str) -> str:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an sdist or an installed copy): no tracked tree to check")
+    done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):  # check-ignore answers 1 for "not ignored"
+        pytest.fail(f"git {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def _tracked() -> list[str]:
+    return [name for name in _git("ls-files", "-z").split("\0") if name and (ROOT / name).is_file()]
+
+
+def _is_binary(data: bytes) -> bool:
+    """Git's own test (a NUL in the first 8,000 bytes), and text that is not UTF-8."""
+    if b"\0" in data[:8000]:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def test_the_tracked_tree_holds_no_binary_outside_the_fixtures_and_no_large_file() -> None:
+    binaries = [
+        name
+        for name in _tracked()
+        if not name.startswith(BINARIES_ALLOWED) and _is_binary((ROOT / name).read_bytes())
+    ]
+    assert binaries == [], f"binary files tracked outside {BINARIES_ALLOWED}: {binaries}"
+    large = [name for name in _tracked() if (ROOT / name).stat().st_size > LARGEST]
+    assert large == [], f"files over {LARGEST} bytes tracked: {large}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "hazard-0.1.0-py3-none-any.whl",
+        "wheels/numpy-2.0.0-cp311-cp311-manylinux_2_17_x86_64.whl",
+        "src/hazard/sim/_native.cpython-311-x86_64-linux-gnu.so",
+        "src/hazard/sim/_native.cp311-win_amd64.pyd",
+        "build/lib/hazard/__init__.py",
+        "dist/hazard-0.1.0.tar.gz",
+        "src/hazard.egg-info/PKG-INFO",
+        ".venv",  # itself, not a file in it: it may be a link, which git does not look through
+        "src/hazard/__pycache__/__init__.cpython-311.pyc",
+        "tests/__pycache__/conftest.cpython-311-pytest-8.0.0.pyc",
+        ".mypy_cache/3.11/hazard/__init__.meta.json",
+        ".pytest_cache/v/cache/lastfailed",
+        ".ruff_cache/CACHEDIR.TAG",
+        ".hypothesis/examples/0a/1b",
+        ".import_linter_cache/hazard.meta.json",
+    ],
+)
+def test_build_outputs_and_caches_are_ignored(path: str) -> None:
+    assert _git("check-ignore", "--no-index", path).strip() == path, f"{path} is not ignored by .gitignore"
+
+
+def _layout() -> list[tuple[str, str]]:
+    """README's Layout: each entry's path and its description (continuation lines joined on)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"^## Layout\n+```\n(.*?)^```", readme, flags=re.MULTILINE | re.DOTALL)
+    assert found is not None, "README.md has no ## Layout section with a code block"
+    entries: list[tuple[str, str]] = []
+    for line in found.group(1).splitlines():
+        if line.startswith(" "):
+            path, text = entries[-1]
+            entries[-1] = (path, f"{text} {line.strip()}")
+        elif line.strip():
+            path, _, text = line.partition(" ")
+            entries.append((path, text.strip()))
+    return entries
+
+
+def test_every_folder_the_layout_lists_exists() -> None:
+    missing = [path for path, _ in _layout() if not (ROOT / path).is_dir()]
+    assert missing == [], f"README's Layout lists folders that do not exist: {missing}"
+
+
+def test_the_layout_lists_every_package_of_hazard_and_every_top_level_folder() -> None:
+    listed = {path.rstrip("/") for path, _ in _layout()}
+    packages = {
+        f"src/hazard/{folder.name}"
+        for folder in (ROOT / "src" / "hazard").iterdir()
+        if (folder / "__init__.py").is_file()
+    }
+    top = {name.split("/")[0] for name in _tracked() if "/" in name} - {"src"}
+    unlisted = sorted((packages | top) - listed)
+    assert unlisted == [], f"README's Layout omits: {unlisted}"
+
+
+def test_the_layout_names_every_doc_and_only_docs_that_exist() -> None:
+    (text,) = [text for path, text in _layout() if path.rstrip("/") == "docs"]
+    named = set(re.findall(r"[\w-]+\.md", text))
+    there = {path.name for path in DOCS.glob("*.md")}
+    assert sorted(there - named) == [], "README's Layout omits these docs"
+    assert sorted(named - there) == [], "README's Layout names docs that do not exist"
