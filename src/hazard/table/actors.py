@@ -16,6 +16,7 @@ __all__ = [
     "ActorError",
     "ActorKind",
     "BotPolicy",
+    "SeatKey",
     "actor_from_json",
     "actor_to_json",
 ]
@@ -102,3 +103,17 @@ def actor_from_json(data: object) -> Actor:
     raise InvalidError(
         f"invalid actor {str(data)[:80]!r}: expected a player with a name, the referee or the dice"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKey:
+    """A key to a game played from afar, by whose it is: a seated player's seating, or (``player`` None)
+    its host's."""
+
+    player: str | None
+    seating: int | None = None
+    """The number of the entry that seated the player (None for the host): the key opens that seating only."""
+
+    @property
+    def is_host(self) -> bool:
+        return self.player is None

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from hazard.core.errors import HazardError
 from hazard.table.actions import Actor, ActorError, Leave, Sit
+from hazard.table.actors import SeatKey
 from hazard.table.record_entries import Entry, effective_actions, entry_from_json
 from hazard.table.state import Table
 
@@ -50,20 +51,6 @@ __all__ = [
 
 SEATING = "seating"
 """The column of ``hazard_seats`` that a record written before seatings lacks."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatKey:
-    """A key to a game played from afar, by whose it is: a seated player's seating, or (``player`` None)
-    its host's."""
-
-    player: str | None
-    seating: int | None = None
-    """The number of the entry that seated the player (None for the host): the key opens that seating only."""
-
-    @property
-    def is_host(self) -> bool:
-        return self.player is None
 
 
 class ClaimError(ActorError):

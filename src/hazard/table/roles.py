@@ -33,7 +33,7 @@ from hazard.table.money import MoneyStyle, command_style
 from hazard.table.state import Table
 
 if TYPE_CHECKING:  # a key's holder is only read here; keys.py sits above the rules of the table
-    from hazard.table.keys import SeatKey
+    from hazard.table.actors import SeatKey
 
 __all__ = [
     "HOST_ACTIONS",

@@ -20,7 +20,7 @@ from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.table.actions import Sit
 from hazard.table.bots import BotBrains
 from hazard.table.dice import DiceKind
-from hazard.table.game import GameKind
+from hazard.table.record_entries import GameKind
 from hazard.table.setup import check_seats
 
 __all__ = ["TableSpec"]
