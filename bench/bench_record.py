@@ -28,7 +28,7 @@ from pathlib import Path
 
 from hazard.core.rulesets import find_ruleset
 from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, TableSpec, table_paytable
-from hazard.table.game import MARK_EVERY, Correction, Entry, load_game, replay
+from hazard.table.live.timeline import MARK_EVERY, Correction, Entry, load_game, replay
 
 HAZARD = Path(sys.executable).with_name("hazard")
 

@@ -1,5 +1,5 @@
 """What every test shares: a key folder of its own, so that no test reads or makes the keys of the user who
-runs the suite (the server's seed-sealing and reveal-signing keys, hazard.table.serverkeys); a PostgreSQL
+runs the suite (the server's seed-sealing and reveal-signing keys, hazard.table.fair.serverkeys); a PostgreSQL
 database for each worker; and the record's fixtures (``db``, ``db_url``, ``store``, ``postgres_url``,
 ``database``), defined here once."""
 

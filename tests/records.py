@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from hazard.table.chain import entry_digest, setup_digest
+from hazard.table.record.chain import entry_digest, setup_digest
 
 SETUP = ("format", "created", "label", "kind", "ruleset", "paytable", "stakes", "dice", "seed", "settings")
 

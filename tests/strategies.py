@@ -17,7 +17,7 @@ from hazard.core.dice import ROLLS, TOTALS, Roll
 from hazard.core.errors import HazardError, InvalidError
 from hazard.core.rules import DicePassing, LossCount, MainMethod, MainRow, Ruleset, Source, StakeArrangement
 from hazard.core.rulesets import builtin_paytables, builtin_rulesets, find_paytable, ruleset_to_toml
-from hazard.table.actions import (
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     BotPolicy,
@@ -32,8 +32,8 @@ from hazard.table.actions import (
     TakeBet,
     Withdraw,
 )
-from hazard.table.state import Table, new_table
-from hazard.table.transitions import apply_action
+from hazard.table.rules.state import Table, new_table
+from hazard.table.rules.transitions import apply_action
 
 __all__ = [
     "actors",

@@ -302,13 +302,13 @@ def _modules_after(*args: str) -> set[str]:
 def test_each_command_imports_only_what_it_needs() -> None:
     rules = _modules_after("rules")
     assert "hazard.cli.exact" in rules
-    assert not {"numpy", "hazard.sim", "hazard.table.record_store", "sqlalchemy", "hazard.cli.play"} & rules
+    assert not {"numpy", "hazard.sim", "hazard.table.record.store", "sqlalchemy", "hazard.cli.play"} & rules
     simulate = _modules_after("simulate", "-r", "craps", "--rounds", "1000", "--format", "json")
     assert "hazard.sim.rounds" in simulate
     assert "numpy" not in simulate  # a study of rounds needs no NumPy (hazard.sim.stream seeds the lanes)
     sessions = _modules_after("simulate", "-r", "craps", "--sessions", "20", "--format", "json")
     assert {"numpy", "hazard.sim.session"} <= sessions
-    assert not {"hazard.table.state", "sqlalchemy", "hazard.cli.play", "hazard.cli.exact"} & simulate
+    assert not {"hazard.table.rules.state", "sqlalchemy", "hazard.cli.play", "hazard.cli.exact"} & simulate
     assert not {"rich.table", "rich.progress"} & simulate  # JSON for a pipe draws nothing
     assert not any(name.split(".")[0] == "pydantic" for name in rules | simulate)
 

@@ -22,7 +22,7 @@ import pytest
 from tests.commandline import run
 from tests.test_cli_verify import _fair_game
 
-from hazard.table.sqlite_file import RECOVERED
+from hazard.table.record.sqlite_file import RECOVERED
 
 pytestmark = pytest.mark.slow  # a writer killed mid-commit, then every reader on copies of the file
 

@@ -192,7 +192,7 @@ def _fair_game(db: Path, monkeypatch: pytest.MonkeyPatch) -> int:
         ThrowDice,
         table_paytable,
     )
-    from hazard.table import session as session_module
+    from hazard.table.live import session as session_module
 
     servers = itertools.cycle(SEEDS)
     clients = (f"{n:016x}" for n in itertools.count(1))

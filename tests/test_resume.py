@@ -15,10 +15,10 @@ from tests.commandline import fails
 from tests.records import reseal
 from tests.terminal import Terminal, run_hazard
 
-from hazard.table.actions import REFEREE, Actor
-from hazard.table.dice import SeededDice
-from hazard.table.game import GameKind, ReplayedGame, effective_actions, game_json, load_game
-from hazard.table.record_store import GameStore
+from hazard.table.fair.dice import SeededDice
+from hazard.table.live.timeline import GameKind, ReplayedGame, effective_actions, game_json, load_game
+from hazard.table.record.store import GameStore
+from hazard.table.rules.actions import REFEREE, Actor
 
 pytestmark = pytest.mark.slow  # real hazard play and referee processes, killed mid-round
 

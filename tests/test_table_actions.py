@@ -15,7 +15,7 @@ from tests.strategies import actors, table_actions
 
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
-from hazard.table.actions import (
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     ActorKind,
@@ -40,7 +40,7 @@ from hazard.table.actions import (
     name_key,
     parse_action,
 )
-from hazard.table.money import MoneyStyle
+from hazard.table.rules.money import MoneyStyle
 
 ANN = Actor.player("Ann")
 SEATED = ("Ann", "Bob", "Cat", "Ann Lee")

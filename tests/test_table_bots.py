@@ -27,7 +27,10 @@ from hazard.core.rulesets import (
 from hazard.core.staking import Staking, StakingPlan
 from hazard.core.state import Outcome, Termination
 from hazard.table import TableSpec, load_game
-from hazard.table.actions import (
+from hazard.table.fair.dice import DiceKind
+from hazard.table.live.session import Session
+from hazard.table.record.store import GameStore
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     BotPolicy,
@@ -39,13 +42,10 @@ from hazard.table.actions import (
     TableAction,
     TakeBet,
 )
-from hazard.table.bots import BotBrains, BotMove, MainChoice, best_main
-from hazard.table.dice import DiceKind
-from hazard.table.events import CasterChanged, RoundSettled
-from hazard.table.record_store import GameStore
-from hazard.table.session import Session
-from hazard.table.state import Table, Transfer, new_table
-from hazard.table.transitions import apply_action
+from hazard.table.rules.bots import BotBrains, BotMove, MainChoice, best_main
+from hazard.table.rules.events import CasterChanged, RoundSettled
+from hazard.table.rules.state import Table, Transfer, new_table
+from hazard.table.rules.transitions import apply_action
 
 SETTER, BYSTANDER = BotPolicy.SETTER, BotPolicy.BYSTANDER
 

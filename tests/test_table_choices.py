@@ -33,8 +33,8 @@ from hazard.table import (
     choices,
     table_paytable,
 )
-from hazard.table.state import Need
-from hazard.table.transitions import check_throw, new_table
+from hazard.table.rules.state import Need
+from hazard.table.rules.transitions import check_throw, new_table
 
 NAMES = ("Ann", "Bob", "Cat")
 

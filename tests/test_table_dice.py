@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hazard.core.dice import ROLLS, TOTALS, Roll
 from hazard.core.errors import InvalidError
-from hazard.table.dice import DiceSource, SecureDice, SeededDice
+from hazard.table.fair.dice import DiceSource, SecureDice, SeededDice
 
 # Pinned: a game started with --seed 0 or --seed 42 must throw these in every release, or an old seed
 # no longer reproduces its game.

@@ -20,8 +20,8 @@ from hazard.core.events import Event as RoundEvent
 from hazard.core.propositions import parse_proposition
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.core.state import Outcome, Termination
-from hazard.table.actions import Actor, BotPolicy, OfferBet, Sit, Stake, TableAction, TakeBet
-from hazard.table.events import (
+from hazard.table.rules.actions import Actor, BotPolicy, OfferBet, Sit, Stake, TableAction, TakeBet
+from hazard.table.rules.events import (
     AnyEvent,
     BetCancelled,
     BetOffered,
@@ -37,9 +37,9 @@ from hazard.table.events import (
     Withdrawn,
     event_text,
 )
-from hazard.table.money import MoneyStyle
-from hazard.table.state import Player, SideBet, Transfer, Wager, new_table
-from hazard.table.transitions import apply_action
+from hazard.table.rules.money import MoneyStyle
+from hazard.table.rules.state import Player, SideBet, Transfer, Wager, new_table
+from hazard.table.rules.transitions import apply_action
 
 STYLES = (MoneyStyle.DECIMAL, MoneyStyle.EXACT, MoneyStyle.LSD)
 

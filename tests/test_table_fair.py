@@ -1,5 +1,6 @@
-"""The provably fair dice of :mod:`hazard.table.fair`: known answers (those docs/fairness.md writes down), no
-bias from the rejection of high bytes, the cursor's advance past a block of them, and the bounds of a seed.
+"""The provably fair dice of :mod:`hazard.table.fair.commit_reveal`: known answers (those docs/fairness.md
+writes down), no bias from the rejection of high bytes, the cursor's advance past a block of them, and the
+bounds of a seed.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from tests.paths import DOCS
 
 from hazard.core.dice import ROLLS, Roll
 from hazard.core.errors import InvalidError
-from hazard.table import fair
-from hazard.table.fair import (
+from hazard.table.fair import commit_reveal as fair
+from hazard.table.fair.commit_reveal import (
     MAX_CLIENT_SEED,
     check_client_seed,
     client_seed_of,
@@ -197,7 +198,7 @@ def test_a_seed_holding_the_comma_that_joins_the_seeds_is_refused() -> None:
 def test_a_stored_seed_with_a_comma_still_reads_back() -> None:
     """An old record's seed that holds a comma (taken before the table refused them) still loads: only its
     verification fails (tests/test_table_verify.py)."""
-    from hazard.table.fair import ClientSeeded, note_from_json
+    from hazard.table.fair.commit_reveal import ClientSeeded, note_from_json
 
     assert note_from_json({"type": "client-seed", "player": "Ann", "seed": "a,b"}) == ClientSeeded(
         "Ann", "a,b"
@@ -230,7 +231,7 @@ def test_a_hands_client_seed_joins_the_seats_in_order() -> None:
 
 def test_a_revealed_hand_whose_throw_the_seeds_do_not_give_is_named() -> None:
     from hazard.core.dice import ROLLS
-    from hazard.table.fair import Hand, commitment, fair_throw, throw_mismatch
+    from hazard.table.fair.commit_reveal import Hand, commitment, fair_throw, throw_mismatch
 
     seed = bytes(range(32))
     throws = tuple((5 + n, n, fair_throw(seed, "ann", n)) for n in range(3))

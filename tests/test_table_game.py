@@ -25,28 +25,9 @@ from tests.strategies import throw_of as t
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
-from hazard.table.actions import (
-    REFEREE,
-    Actor,
-    BotPolicy,
-    Call,
-    CancelBet,
-    OfferBet,
-    PassDice,
-    Roll,
-    Sit,
-    Stake,
-    TableAction,
-    TakeBet,
-    Withdraw,
-    action_to_json,
-    check_name,
-    parse_action,
-)
-from hazard.table.bots import BotBrains
-from hazard.table.dice import DiceKind
-from hazard.table.events import Thrown, event_text
-from hazard.table.game import (
+from hazard.table.fair.dice import DiceKind
+from hazard.table.live.session import Session
+from hazard.table.live.timeline import (
     FORMAT,
     Correction,
     Entry,
@@ -66,12 +47,31 @@ from hazard.table.game import (
     replayed_further,
     standing,
 )
-from hazard.table.money import MoneyStyle, format_money
-from hazard.table.record_engine import Access
-from hazard.table.record_store import GameStore
-from hazard.table.session import Session
-from hazard.table.state import new_table, table_json
-from hazard.table.transitions import acting_for
+from hazard.table.record.engine import Access
+from hazard.table.record.store import GameStore
+from hazard.table.rules.actions import (
+    REFEREE,
+    Actor,
+    BotPolicy,
+    Call,
+    CancelBet,
+    OfferBet,
+    PassDice,
+    Roll,
+    Sit,
+    Stake,
+    TableAction,
+    TakeBet,
+    Withdraw,
+    action_to_json,
+    check_name,
+    parse_action,
+)
+from hazard.table.rules.bots import BotBrains
+from hazard.table.rules.events import Thrown, event_text
+from hazard.table.rules.money import MoneyStyle, format_money
+from hazard.table.rules.state import new_table, table_json
+from hazard.table.rules.transitions import acting_for
 
 WIKIPEDIA = find_ruleset("wikipedia")
 WIKI_PAYS = find_paytable("wikipedia")

@@ -1,4 +1,5 @@
-"""The live game's actor (hazard.table.live) and the roles the table checks (hazard.table.roles)."""
+"""The live game's actor (hazard.table.live.actor) and the roles the table checks
+(hazard.table.rules.roles)."""
 
 from __future__ import annotations
 

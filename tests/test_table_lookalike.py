@@ -96,7 +96,7 @@ def test_a_name_of_its_own_sits_down(tmp_path: Path, seated: list[str], name: st
 
 
 def test_skeletons_are_unicodes_and_scripts_resolve_as_tr39_says() -> None:
-    from hazard.table.lookalike import mixed_scripts, resembles, skeleton
+    from hazard.table.rules.lookalike import mixed_scripts, resembles, skeleton
 
     assert skeleton("\u0410nn") == skeleton("Ann") == "Ann"
     assert skeleton("\u00c1nn") != skeleton("Ann")  # TR39 keeps accents: the folded form catches them

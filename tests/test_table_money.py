@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from hazard.core.errors import InvalidError
 from hazard.core.rulesets import find_paytable
-from hazard.table.money import MoneyStyle, check_sum, format_money, money_text, parse_money
+from hazard.table.rules.money import MoneyStyle, check_sum, format_money, money_text, parse_money
 
 FORMS = "expected a sum such as 5, 2.50, 5/3, £1 10s or 7s 6d"
 TOO_MUCH = "expected at most 1000000000000 units"

@@ -31,11 +31,11 @@ from hazard.table import (
     load_game,
     table_paytable,
 )
-from hazard.table.chain import entry_digest, setup_digest
-from hazard.table.provenance import check_provenance
-from hazard.table.serverkeys import ServerKeys
-from hazard.table.signing import RevealSigner, reveal_message
-from hazard.table.state import Need
+from hazard.table.fair.serverkeys import ServerKeys
+from hazard.table.fair.signing import RevealSigner, reveal_message
+from hazard.table.record.chain import entry_digest, setup_digest
+from hazard.table.record.provenance import check_provenance
+from hazard.table.rules.state import Need
 
 
 def _played(tmp_path: Path, hands: int = 3) -> tuple[dict[str, Any], bytes]:

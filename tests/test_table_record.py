@@ -1,7 +1,7 @@
 """The game store: each entry and its actor round-trip, each write is committed, a bad record is refused.
 
-What a game's record means (corrections, the replay, the JSON form) is :mod:`hazard.table.game`'s, tested in
-``test_table_game.py``; this is the database under it.
+What a game's record means (corrections, the replay, the JSON form) is :mod:`hazard.table.live.timeline`'s,
+tested in ``test_table_game.py``; this is the database under it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,23 @@ from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset
 from hazard.table import TableSpec
-from hazard.table.actions import (
+from hazard.table.fair.dice import DiceKind
+from hazard.table.live.timeline import (
+    FORMAT,
+    FORMATS,
+    Correction,
+    GameKind,
+    ReplayedGame,
+    entry_to_json,
+    game_json,
+    load_game,
+)
+from hazard.table.record.engine import Access, default_database_url
+from hazard.table.record.keys import SeatKey
+from hazard.table.record.load import GameSummary
+from hazard.table.record.schema import MAX_DATA
+from hazard.table.record.store import GameStore, StaleError
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     BotPolicy,
@@ -42,25 +58,9 @@ from hazard.table.actions import (
     TakeBet,
     Withdraw,
 )
-from hazard.table.closing import Close
-from hazard.table.dice import DiceKind
-from hazard.table.game import (
-    FORMAT,
-    FORMATS,
-    Correction,
-    GameKind,
-    ReplayedGame,
-    entry_to_json,
-    game_json,
-    load_game,
-)
-from hazard.table.keys import SeatKey
-from hazard.table.record_engine import Access, default_database_url
-from hazard.table.record_load import GameSummary
-from hazard.table.record_schema import MAX_DATA
-from hazard.table.record_store import GameStore, StaleError
-from hazard.table.state import Table, new_table
-from hazard.table.transitions import apply_action
+from hazard.table.rules.closing import Close
+from hazard.table.rules.state import Table, new_table
+from hazard.table.rules.transitions import apply_action
 
 WIKIPEDIA = find_ruleset("wikipedia")
 WIKI_PAYS = find_paytable("wikipedia")
@@ -725,8 +725,8 @@ def test_a_front_ends_settings_are_kept_with_the_game(store: GameStore, db: Path
 
 def test_a_game_round_trips_through_another_database(postgres_url: str) -> None:
     """The same record on any SQLAlchemy database: a seeded bot game, stored, loaded and resumed."""
-    from hazard.table.bots import BotBrains
-    from hazard.table.session import Session
+    from hazard.table.live.session import Session
+    from hazard.table.rules.bots import BotBrains
 
     store = GameStore.open(postgres_url)
     try:
@@ -1085,7 +1085,7 @@ def test_a_listener_is_woken_by_each_committed_entry_on_postgresql_and_none_is_k
 
 
 def test_a_busy_or_lost_database_is_unavailable_not_malformed(db: Path) -> None:
-    from hazard.table.record_engine import RecordUnavailable
+    from hazard.table.record.engine import RecordUnavailable
 
     store = GameStore.open(str(db))
     game = new_game(store)

@@ -37,9 +37,9 @@ from hazard.table import (
     load_game,
     table_paytable,
 )
-from hazard.table.fair import fair_throw
-from hazard.table.serverkeys import SEALING, ServerKeys
-from hazard.table.state import Need
+from hazard.table.fair.commit_reveal import fair_throw
+from hazard.table.fair.serverkeys import SEALING, ServerKeys
+from hazard.table.rules.state import Need
 
 CLEAR_SEEDS = FIXTURES / "clear-seeds" / "games.db"
 """A record written by the release before sealing (hazard_secrets.seed VARCHAR(64), in clear): game 1, two

@@ -31,7 +31,11 @@ from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.core.state import Phase
 from hazard.table import TableSpec
-from hazard.table.actions import (
+from hazard.table.fair.dice import DiceKind, SeededDice
+from hazard.table.live.session import Recorded, Session, check_seats, table_paytable
+from hazard.table.live.timeline import Correction, Entry, GameKind, effective_actions, load_game, replay
+from hazard.table.record.store import GameStore, StaleError
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     ActorError,
@@ -50,14 +54,10 @@ from hazard.table.actions import (
     Withdraw,
     action_text,
 )
-from hazard.table.bots import BotBrains
-from hazard.table.dice import DiceKind, SeededDice
-from hazard.table.events import BetSettled, RoundSettled, Staked, Thrown
-from hazard.table.game import Correction, Entry, GameKind, effective_actions, load_game, replay
-from hazard.table.money import MoneyStyle
-from hazard.table.record_store import GameStore, StaleError
-from hazard.table.session import Recorded, Session, check_seats, table_paytable
-from hazard.table.state import Need, Table
+from hazard.table.rules.bots import BotBrains
+from hazard.table.rules.events import BetSettled, RoundSettled, Staked, Thrown
+from hazard.table.rules.money import MoneyStyle
+from hazard.table.rules.state import Need, Table
 
 WIKIPEDIA = find_ruleset("wikipedia")
 ANN, BEN, BOB, CAT = (Actor.player(name) for name in ("Ann", "Ben", "Bob", "Cat"))
@@ -714,7 +714,7 @@ def test_a_correction_replays_only_what_follows_the_last_table_kept(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At 1,500 entries, an undo plays at most MARK_EVERY actions again, not the whole game."""
-    import hazard.table.game as game_module
+    import hazard.table.live.timeline as game_module
 
     session = start(
         store, dice=DiceKind.TYPED, seats=[Sit("Ann", Fraction(10**6)), Sit("Bob", Fraction(10**6))]
@@ -1299,7 +1299,7 @@ def test_the_seed_of_a_hand_in_play_is_shown_nowhere(store: GameStore, tmp_path:
 
 
 def entry_text_of(entry: Entry) -> str:
-    from hazard.table.game import entry_text
+    from hazard.table.live.timeline import entry_text
 
     return entry_text(entry)
 
@@ -1377,8 +1377,8 @@ def test_a_server_grinding_a_bots_seed_has_nothing_left_to_grind_against(
     import hashlib
 
     from hazard.table import game_json, verify_game
-    from hazard.table import session as session_module
-    from hazard.table.fair import ClientSeeded, Committed, HandOpened, fair_throw
+    from hazard.table.fair.commit_reveal import ClientSeeded, Committed, HandOpened, fair_throw
+    from hazard.table.live import session as session_module
 
     servers = (hashlib.sha256(f"server {n}".encode()).digest() for n in itertools.count())
     monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
@@ -1580,9 +1580,9 @@ def _fair_mid_hand(store: GameStore) -> Session:
 
 
 def test_a_close_is_an_entry_and_reveals_the_hand_in_play(store: GameStore) -> None:
-    from hazard.table.closing import Close
-    from hazard.table.fair import Revealed, commitment
-    from hazard.table.game import game_json
+    from hazard.table.fair.commit_reveal import Revealed, commitment
+    from hazard.table.live.timeline import game_json
+    from hazard.table.rules.closing import Close
 
     session = _fair_mid_hand(store)
     hand = session.fair.current if session.fair is not None else None
@@ -1646,7 +1646,7 @@ def test_nothing_more_may_be_done_at_a_closed_table_here_resumed_or_at_another_w
 
 
 def test_a_close_at_a_table_between_hands_or_of_other_dice_reveals_nothing(store: GameStore) -> None:
-    from hazard.table.closing import Close
+    from hazard.table.rules.closing import Close
 
     session = start(store, dice=DiceKind.SEEDED, seed=3)
     session.act("sit Ann 10", by=ANN)
@@ -1658,7 +1658,7 @@ def test_a_close_at_a_table_between_hands_or_of_other_dice_reveals_nothing(store
 
 
 def test_an_action_that_ends_a_hand_returns_its_reveal_and_the_next_commitment(store: GameStore) -> None:
-    from hazard.table.fair import ClientSeeded, Committed, Revealed
+    from hazard.table.fair.commit_reveal import ClientSeeded, Committed, Revealed
 
     session = start(store, dice=DiceKind.FAIR, kind=GameKind.WEB)
     for name in ("Ann", "Bob"):

@@ -23,7 +23,7 @@ from hazard.core.propositions import parse_proposition
 from hazard.core.rules import MainMethod, MainRow, Ruleset, Source, StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset, paytable_for
 from hazard.core.state import Phase
-from hazard.table.actions import (
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     BotPolicy,
@@ -35,9 +35,19 @@ from hazard.table.actions import (
     TableAction,
     TakeBet,
 )
-from hazard.table.money import MoneyStyle
-from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
-from hazard.table.transitions import apply_action
+from hazard.table.rules.money import MoneyStyle
+from hazard.table.rules.state import (
+    Need,
+    Player,
+    SideBet,
+    Table,
+    Transfer,
+    Turn,
+    Wager,
+    new_table,
+    table_json,
+)
+from hazard.table.rules.transitions import apply_action
 
 
 def table_for(

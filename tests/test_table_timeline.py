@@ -24,8 +24,8 @@ from hazard.table import (
     load_game,
     table_paytable,
 )
-from hazard.table.closing import Close
-from hazard.table.game import MARK_EVERY, Correction, Entry, ReplayedGame, Timeline, replay
+from hazard.table.live.timeline import MARK_EVERY, Correction, Entry, ReplayedGame, Timeline, replay
+from hazard.table.rules.closing import Close
 
 
 def played(dice: DiceKind, steps: int) -> tuple[GameStore, Session]:

@@ -31,7 +31,7 @@ from hazard.core.propositions import parse_proposition
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import find_paytable, find_ruleset, paytable_for
 from hazard.core.state import Phase, Termination
-from hazard.table.actions import (
+from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     ActorError,
@@ -48,7 +48,7 @@ from hazard.table.actions import (
     Withdraw,
     action_text,
 )
-from hazard.table.events import (
+from hazard.table.rules.events import (
     AnyEvent,
     BetSettled,
     CasterChanged,
@@ -57,8 +57,8 @@ from hazard.table.events import (
     Thrown,
     Withdrawn,
 )
-from hazard.table.state import Player, Table, Transfer, new_table
-from hazard.table.transitions import acting_for, apply_action, check_throw
+from hazard.table.rules.state import Player, Table, Transfer, new_table
+from hazard.table.rules.transitions import acting_for, apply_action, check_throw
 
 # --- helpers -----------------------------------------------------------------------------------------------
 

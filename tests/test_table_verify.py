@@ -1,7 +1,7 @@
-"""Verifying a game of fair dice (:mod:`hazard.table.verify`): whole exports verify; every tampering is named
-by the first check it breaks; unrevealed hands are listed; anything not an export is refused.
+"""Verifying a game of fair dice (:mod:`hazard.table.fair.verify`): whole exports verify; every tampering is
+named by the first check it breaks; unrevealed hands are listed; anything not an export is refused.
 
-The exports are built here with :mod:`hazard.table.fair` alone, in the JSON form of
+The exports are built here with :mod:`hazard.table.fair.commit_reveal` alone, in the JSON form of
 :func:`hazard.table.game_json` (:func:`fair_export`), and one is a real game played through the table service.
 """
 
@@ -24,8 +24,8 @@ from tests.commandline import fuzz
 
 from hazard.core.errors import InvalidError
 from hazard.table import TableSpec, load_game
-from hazard.table.fair import commitment, fair_throw
-from hazard.table.verify import FreshSeed, HandCheck, Verification, verify_game
+from hazard.table.fair.commit_reveal import commitment, fair_throw
+from hazard.table.fair.verify import FreshSeed, HandCheck, Verification, verify_game
 
 SEEDS = (bytes(range(32)), bytes(range(32, 64)), bytes(range(64, 96)))
 """The server seeds of hands 1, 2 and 3."""
@@ -279,7 +279,7 @@ def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
         game_json,
         table_paytable,
     )
-    from hazard.table import session as session_module
+    from hazard.table.live import session as session_module
 
     servers = itertools.cycle(SEEDS)
     clients = (f"{n:016x}" for n in itertools.count(1))

@@ -952,8 +952,8 @@ def test_a_method_a_path_does_not_take_is_405_naming_every_method_it_does(client
 
 def test_the_servers_public_key_is_published_and_signs_every_reveal_of_its_tables(db_url: str) -> None:
     """Issue 19, finding 11: GET /api/key, and the table's record verifies against that key."""
-    from hazard.table.provenance import check_provenance
-    from hazard.table.signing import fingerprint
+    from hazard.table.fair.signing import fingerprint
+    from hazard.table.record.provenance import check_provenance
 
     limits = LAX
     with TestClient(create_app(WebConfig(db=db_url, poll=0.05, limits=limits))) as client:

@@ -629,7 +629,7 @@ def _dice_kind(dice: PlayDice | None, seed: int | None) -> DiceKind:
 
 
 def _open(session: Session) -> Session:
-    """A resumed game, unless it is closed (:mod:`hazard.table.closing`), which nothing carries on."""
+    """A resumed game, unless it is closed (:mod:`hazard.table.rules.closing`), which nothing carries on."""
     if session.closed:
         raise IllegalError(
             f"illegal resume of game {session.game}: it is closed, and nothing more may be done; its record "

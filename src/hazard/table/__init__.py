@@ -22,10 +22,59 @@ shown in a :class:`MoneyStyle`.
 """
 
 from hazard.core.errors import HazardError, IllegalError, InvalidError
-from hazard.table.action_reader import Reader
-from hazard.table.action_registry import ActionForm, Fields, HelpLine
-from hazard.table.action_registry import forms as action_forms
-from hazard.table.actions import (
+from hazard.table.fair.commit_reveal import (
+    ClientSeeded,
+    Committed,
+    FairNote,
+    FairState,
+    Hand,
+    HandOpened,
+    Revealed,
+    commitment,
+    fair_throw,
+    note_text,
+    throw_mismatch,
+)
+from hazard.table.fair.dice import DiceKind, DiceSource, SecureDice, SeededDice
+from hazard.table.fair.verify import HandCheck, Verification, verify_game
+from hazard.table.live.actor import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
+from hazard.table.live.session import NEWS, Recorded, Session, check_seats, table_paytable
+from hazard.table.live.timeline import (
+    FORMAT,
+    Correction,
+    Entry,
+    GameInfo,
+    GameKind,
+    ReplayedGame,
+    Standing,
+    effective_actions,
+    entry_data,
+    entry_note,
+    entry_text,
+    entry_to_json,
+    export_entry_json,
+    fair_ledger,
+    game_json,
+    hands_json,
+    info_json,
+    load_further,
+    load_game,
+    replay,
+    replayed_further,
+    standing,
+)
+from hazard.table.record.engine import Access, RecordUnavailable, default_database_url
+from hazard.table.record.keys import ClaimError, ClaimState, SeatKey, check_seating, holds, request_key
+from hazard.table.record.load import GameSummary, StoredGame
+from hazard.table.record.schema import (
+    GAME_NUMBERS,
+    MAX_GAME,
+    MAX_REQUEST,
+    check_game_number,
+    game_number_refusal,
+)
+from hazard.table.record.store import GameStore, StaleError
+from hazard.table.rules.actions import (
     DICE,
     FIX_USAGE,
     REFEREE,
@@ -59,11 +108,10 @@ from hazard.table.actions import (
     parse_fix,
     parse_odds,
 )
-from hazard.table.bots import SETTING_STAKING, SETTING_UNIT, BotBrains, BotMove, MainChoice, best_main
-from hazard.table.choices import Choices, choices
-from hazard.table.closing import Close
-from hazard.table.dice import DiceKind, DiceSource, SecureDice, SeededDice
-from hazard.table.events import (
+from hazard.table.rules.bots import SETTING_STAKING, SETTING_UNIT, BotBrains, BotMove, MainChoice, best_main
+from hazard.table.rules.choices import Choices, choices
+from hazard.table.rules.closing import Close
+from hazard.table.rules.events import (
     AnyEvent,
     BetCancelled,
     BetOffered,
@@ -79,57 +127,11 @@ from hazard.table.events import (
     Withdrawn,
     event_text,
 )
-from hazard.table.fair import (
-    ClientSeeded,
-    Committed,
-    FairNote,
-    FairState,
-    Hand,
-    HandOpened,
-    Revealed,
-    commitment,
-    fair_throw,
-    note_text,
-    throw_mismatch,
-)
-from hazard.table.game import (
-    FORMAT,
-    Correction,
-    Entry,
-    GameInfo,
-    GameKind,
-    ReplayedGame,
-    Standing,
-    effective_actions,
-    entry_data,
-    entry_note,
-    entry_text,
-    entry_to_json,
-    export_entry_json,
-    fair_ledger,
-    game_json,
-    hands_json,
-    info_json,
-    load_further,
-    load_game,
-    replay,
-    replayed_further,
-    standing,
-)
-from hazard.table.keys import ClaimError, ClaimState, SeatKey, check_seating, holds, request_key
-from hazard.table.live import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
-from hazard.table.money import MoneyStyle, format_money, parse_money
-from hazard.table.record_engine import Access, RecordUnavailable, default_database_url
-from hazard.table.record_load import GameSummary, StoredGame
-from hazard.table.record_schema import (
-    GAME_NUMBERS,
-    MAX_GAME,
-    MAX_REQUEST,
-    check_game_number,
-    game_number_refusal,
-)
-from hazard.table.record_store import GameStore, StaleError
-from hazard.table.roles import (
+from hazard.table.rules.money import MoneyStyle, format_money, parse_money
+from hazard.table.rules.reader import Reader
+from hazard.table.rules.registry import ActionForm, Fields, HelpLine
+from hazard.table.rules.registry import forms as action_forms
+from hazard.table.rules.roles import (
     Role,
     actor_of,
     check_closer,
@@ -139,10 +141,19 @@ from hazard.table.roles import (
     check_spectator,
     role_of,
 )
-from hazard.table.session import NEWS, Recorded, Session, check_seats, table_paytable
-from hazard.table.spec import TableSpec
-from hazard.table.state import Need, Player, SideBet, Table, Transfer, Turn, Wager, new_table, table_json
-from hazard.table.transitions import (
+from hazard.table.rules.spec import TableSpec
+from hazard.table.rules.state import (
+    Need,
+    Player,
+    SideBet,
+    Table,
+    Transfer,
+    Turn,
+    Wager,
+    new_table,
+    table_json,
+)
+from hazard.table.rules.transitions import (
     Handler,
     HandlerContext,
     acting_for,
@@ -150,7 +161,6 @@ from hazard.table.transitions import (
     register_action,
     unregister_action,
 )
-from hazard.table.verify import HandCheck, Verification, verify_game
 
 __all__ = [
     "DICE",

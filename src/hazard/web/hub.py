@@ -4,8 +4,8 @@ Each table is a :class:`hazard.table.LiveGame` (its session, its bots, its reque
 entries) kept in memory once loaded (so a long game is replayed once, when the server first needs it, not on
 every action) behind one lock: of two actions sent at once, one is applied after the other. The hub maps a
 token to its holder and the holder to an actor; the table decides what that actor may do
-(:mod:`hazard.table.roles`). Every action is written to the record and committed before the hub answers or
-tells anyone, so what a client was told is what the record holds.
+(:mod:`hazard.table.rules.roles`). Every action is written to the record and committed before the hub answers
+or tells anyone, so what a client was told is what the record holds.
 
 Several servers may share one record. The record orders each table's actions (an append from a table that
 another server has moved on is refused, and the actor catches up, then tries again); the hub learns of
@@ -69,7 +69,7 @@ from hazard.table import (
     request_key,
     table_json,
 )
-from hazard.table.keys import expiry
+from hazard.table.record.keys import expiry
 from hazard.web.writers import Uncommitted, Writer
 
 __all__ = [
@@ -180,7 +180,7 @@ class LiveTable:
 
     @property
     def closed(self) -> bool:
-        """Whether the table is closed: as its record says (:mod:`hazard.table.closing`)."""
+        """Whether the table is closed: as its record says (:mod:`hazard.table.rules.closing`)."""
         return self.session.closed
 
     @property

@@ -2,8 +2,8 @@
 
 A table's page is its view (:meth:`Pages.view`) inside a frame; the script follows the table's live socket
 and, on each update, fetches the view again and swaps it in, so what a page shows is always rendered here,
-from the session, in the table's money style. The controls in a view are those :func:`hazard.table.choices`
-gives the seat now, and nothing else.
+from the session, in the table's money style. The controls in a view are those
+:func:`hazard.table.rules.choices` gives the seat now, and nothing else.
 """
 
 from __future__ import annotations

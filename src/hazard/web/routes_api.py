@@ -29,7 +29,7 @@ from hazard.table import (
     parse_money,
     parse_odds,
 )
-from hazard.table.signing import key_json
+from hazard.table.fair.signing import key_json
 from hazard.web.bodies import REFUSALS, ClaimCode, NewAction, NewBot, NewSeat, NewSeed, NewTable
 from hazard.web.deps import (
     ActingDep,

@@ -1,0 +1,1 @@
+"""The fair dice: commit-reveal, seeds, server keys, signing, verification."""

@@ -1,0 +1,566 @@
+"""Verifying a game of fair dice from its JSON form: what a player runs to check that the dice were fair.
+
+:func:`verify_game` reads the form :func:`hazard.table.game_json` gives a game (so it serves a game loaded
+from the record and an exported file alike) and checks, hand by hand (:mod:`hazard.table.fair.commit_reveal` gives the
+scheme):
+
+- **the commitment**: the hand's commitment in ``hands`` is the one its ``commit`` entry recorded, and that
+  entry comes before the hand's ``hand-opened`` entry (the server committed before the players' seeds were
+  fixed: otherwise it could have chosen its seed knowing them);
+- **the server seed**, once revealed: the one its ``reveal`` entry recorded, and its SHA-256 is the
+  commitment. Only the last hand of a game still open may be unrevealed (every hand before it has ended, and
+  a closed game reveals its last: the export's ``closed``, absent in older exports, which are read as open);
+  an unrevealed hand is pending, listed in :attr:`Verification.unrevealed`, its throws left unchecked, and
+  that is not a failure;
+- **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
+  every player whose ``sit`` entry comes before the ``hand-opened`` entry and who has a ``client-seed`` entry
+  before it, in seat order, each with the seed of his latest one, joined by commas. Players only ever sit down, never leave,
+  and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
+  players in the export's final ``state``, keeping those seated at that moment. Each part whose
+  ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
+  after the hand's commitment is named in :attr:`HandCheck.chosen`, with a warning where there is none;
+- **when the seeds were set** (:mod:`hazard.table.fair.seed_order`): no seed drawn by the dice between the hand's
+  commitment and its end (the server chooses nothing once it has committed), none set after its first throw,
+  and none anywhere holding the ``,`` that joins the seeds;
+- **the throws**: the hand lists, with nonces 0, 1, 2, ... in order, every ``throw`` entry that comes after
+  its ``hand-opened`` entry and before the next hand's, and none after its server seed was revealed; each
+  listed roll is the one its entry records; and, once revealed, each is what the seeds give
+  (:func:`~hazard.table.fair.commit_reveal.fair_throw`). No throw entry comes before the first hand began, and no
+  ``correction`` entry touches a throw or a fair-dice entry (those are the server's, not the referee's);
+- the export's ``hands`` are numbered 1, 2, ... and every fair-dice entry names one of them, once for each
+  kind of entry.
+
+The checks run in that order, hand after hand, and the first that fails is the
+:attr:`Verification.problem`, in words naming the hand, the entry and what does not match. Input that is not
+such a JSON form at all (not an object, a key missing, a value of the wrong type, a seed that is not 64
+lowercase hex digits) is refused with an :class:`~hazard.core.errors.InvalidError`, as is a game whose dice
+are not fair (it has nothing to verify).
+
+>>> verify_game({"game": {"dice": "seeded"}, "entries": [], "hands": [], "state": {}})
+Traceback (most recent call last):
+...
+hazard.core.errors.InvalidError: invalid game to verify: not provably fair: seeded dice (only a game of fair dice carries a proof of its throws)
+"""  # noqa: E501
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
+
+from hazard.core.dice import Roll
+from hazard.core.errors import InvalidError, quoted
+from hazard.table.fair.commit_reveal import Hand, commitment, server_seed_from_hex, throw_mismatch
+from hazard.table.fair.dice import DiceKind
+from hazard.table.fair.seed_order import DICE, FreshSeed, SeedEntry, SeedOrder, seed_text_problem
+from hazard.table.fair.seed_order import shown as _shown
+from hazard.table.fair.verification import HandCheck, Verification
+from hazard.table.fair.verification import plural as _plural
+from hazard.table.fair.verify_seats import SeatsBefore
+
+__all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
+
+_FAIR = "fair"
+"""The ``dice`` of a game's setup whose throws carry a proof."""
+_ROLL = re.compile(r"([1-6])-([1-6])")
+
+
+def verify_game(data: Mapping[str, Any]) -> Verification:
+    """Check a game of fair dice in its JSON form (:func:`hazard.table.game_json`, or an exported file read
+    back): every check of this module's description, in order, up to the first that fails.
+
+    Raises :class:`~hazard.core.errors.InvalidError` where ``data`` is not that form, or the game's dice are
+    not fair.
+    """
+    export = _read_export(data)
+    return replace(_Verifier(export).run(), game=export.game)
+
+
+# --- reading the JSON form: anything not of the expected shape is refused by name ---------------------------
+
+
+def _invalid(where: str, value: object, expected: str) -> NoReturn:
+    raise InvalidError(f"invalid game to verify: {where} is {quoted(value)}: expected {expected}")
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        _invalid(where, value, "a JSON object")
+    return value
+
+
+def _list(value: object, where: str) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        _invalid(where, value, "a JSON list")
+    return value
+
+
+def _key(data: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise InvalidError(f"invalid game to verify: {where} has no {key!r}")
+    return data[key]
+
+
+def _whole(value: object, where: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        _invalid(where, value, f"a whole number from {low}")
+    return value
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        _invalid(where, value, "a text")
+    return value
+
+
+def _client_seed(value: object, where: str) -> str:
+    """A hand's client seed: a text, empty where no player seated had a seed at its first throw."""
+    if not isinstance(value, str):
+        _invalid(where, value, "a text")
+    return value
+
+
+def _hex(value: object, where: str) -> str:
+    try:
+        if isinstance(value, str):
+            server_seed_from_hex(value)  # the one reader of a seed as it is shown: 64 lowercase hex digits
+            return value
+    except InvalidError:
+        pass
+    _invalid(where, value, "64 lowercase hex digits")
+
+
+def _roll(value: object, where: str) -> Roll:
+    match = _ROLL.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        _invalid(where, value, "a throw such as '3-4' (two faces from 1 to 6)")
+    return Roll(int(match.group(1)), int(match.group(2)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    """A fair-dice entry about one hand: its commitment, its client seed, or its revealed server seed."""
+
+    seq: int
+    hand: int
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """The parts of a game's JSON form the verifier reads, each checked for its shape."""
+
+    hands: tuple[Hand, ...]
+    kinds: dict[int, str]
+    """Each entry's type, by its sequence number."""
+    rolls: dict[int, Roll]
+    """Each throw entry's roll."""
+    sits: tuple[tuple[int, str], ...]
+    seeds: tuple[tuple[int, str, str, bool], ...]
+    """Each client-seed entry: its sequence number, the player, the seed, and whether it is the player's own
+    (entered by anyone but the dice, who enter the seeds they draw)."""
+    notes: dict[str, tuple[_Note, ...]]
+    """The commit, hand-opened and reveal entries, by type."""
+    corrections: tuple[tuple[int, int], ...]
+    """Each correction entry and the entry it corrects."""
+    seat_order: tuple[str, ...]
+    """The players of the final state, in seat order."""
+    setters: dict[int, str] = field(default_factory=dict)
+    """Who entered each client-seed entry, by its sequence number: a player's name, or ``the referee``, or
+    ``the dice``."""
+    closed: bool = False
+    """Whether the game is closed (the export's ``closed``; an export without it is of a game still open)."""
+    game: int | None = None
+
+
+_NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
+"""Each fair-dice entry about a hand, and the field holding what it records."""
+
+
+def _read_export(data: object) -> _Export:
+    top = _mapping(data, "the game")
+    game = _mapping(_key(top, "game", "the game"), "game")
+    dice = _key(game, "dice", "game")
+    if dice != _FAIR:
+        raise InvalidError(
+            f"invalid game to verify: {_not_fair(dice)} (only a game of fair dice carries a proof of its "
+            "throws)"
+        )
+    closed = top.get("closed", False)
+    if not isinstance(closed, bool):
+        _invalid("closed", closed, "true or false")
+    number = game.get("id")
+    number = number if isinstance(number, int) and not isinstance(number, bool) else None
+    hands = tuple(
+        _read_hand(item, f"hands[{i}]")
+        for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
+    )
+    players = _list(
+        _key(_mapping(_key(top, "state", "the game"), "state"), "players", "state"), "state.players"
+    )
+    seat_order = tuple(
+        _text(
+            _key(_mapping(p, f"state.players[{i}]"), "name", f"state.players[{i}]"),
+            f"state.players[{i}].name",
+        )
+        for i, p in enumerate(players)
+    )
+    kinds: dict[int, str] = {}
+    rolls: dict[int, Roll] = {}
+    sits: list[tuple[int, str]] = []
+    seeds: list[tuple[int, str, str, bool]] = []
+    notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
+    corrections: list[tuple[int, int]] = []
+    setters: dict[int, str] = {}
+    last = 0
+    for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
+        where = f"entries[{i}]"
+        line = _mapping(item, where)
+        seq = _whole(_key(line, "seq", where), f"{where}.seq", 1)
+        if seq <= last:
+            _invalid(f"{where}.seq", seq, f"a number above the entry before it ({last})")
+        last = seq
+        entry = _mapping(_key(line, "entry", where), f"{where}.entry")
+        where = f"{where}.entry"
+        kind = kinds[seq] = _text(_key(entry, "type", where), f"{where}.type")
+        if kind == "throw":
+            rolls[seq] = _roll(_key(entry, "roll", where), f"{where}.roll")
+        elif kind == "sit":
+            sits.append((seq, _text(_key(entry, "name", where), f"{where}.name")))
+        elif kind == "client-seed":
+            player = _text(_key(entry, "player", where), f"{where}.player")
+            seed = _text(_key(entry, "seed", where), f"{where}.seed")
+            actor = _mapping(_key(line, "actor", f"entries[{i}]"), f"entries[{i}].actor")
+            by = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind")
+            own = by != "dice"
+            seeds.append((seq, player, seed, own))
+            setters[seq] = _setter(actor, by, f"entries[{i}].actor")
+        elif kind in _NOTES:
+            name = _NOTES[kind]
+            hand = _whole(_key(entry, "hand", where), f"{where}.hand", 1)
+            value = _key(entry, name, where)
+            text = (
+                _client_seed(value, f"{where}.{name}")
+                if kind == "hand-opened"
+                else _hex(value, f"{where}.{name}")
+            )
+            notes[kind].append(_Note(seq, hand, text))
+        elif kind == "correction":
+            corrections.append((seq, _whole(_key(entry, "target", where), f"{where}.target", 1)))
+    return _Export(
+        hands=hands,
+        kinds=kinds,
+        rolls=rolls,
+        sits=tuple(sits),
+        seeds=tuple(seeds),
+        notes={kind: tuple(found) for kind, found in notes.items()},
+        corrections=tuple(corrections),
+        seat_order=seat_order,
+        setters=setters,
+        closed=closed,
+        game=number,
+    )
+
+
+def _not_fair(dice: object) -> str:
+    """A game's dice that are not fair, in the words exports use (``not provably fair: seeded dice``)."""
+    kinds = {kind.value: kind for kind in DiceKind}
+    if isinstance(dice, str) and dice in kinds:
+        return kinds[dice].fairness
+    return f"it was played with {_shown(dice) if isinstance(dice, str) else quoted(dice)} dice, not fair dice"
+
+
+def _setter(actor: Mapping[str, Any], kind: str, where: str) -> str:
+    """Who entered a client-seed entry, in words: the player's name, ``the referee`` or ``the dice``."""
+    if kind == "player":
+        return _text(_key(actor, "name", where), f"{where}.name")
+    return DICE if kind == "dice" else f"the {kind}"
+
+
+def _read_hand(item: object, where: str) -> Hand:
+    data = _mapping(item, where)
+    number = _whole(_key(data, "hand", where), f"{where}.hand", 1)
+    committed = _hex(_key(data, "commitment", where), f"{where}.commitment")
+    seed = _key(data, "server_seed", where)
+    server_seed = None if seed is None else _hex(seed, f"{where}.server_seed")
+    client = _key(data, "client_seed", where)
+    client_seed = None if client is None else _client_seed(client, f"{where}.client_seed")
+    throws = []
+    for i, throw in enumerate(_list(_key(data, "throws", where), f"{where}.throws")):
+        at = f"{where}.throws[{i}]"
+        fields = _mapping(throw, at)
+        throws.append(
+            (
+                _whole(_key(fields, "entry", at), f"{at}.entry", 1),
+                _whole(_key(fields, "nonce", at), f"{at}.nonce", 0),
+                _roll(_key(fields, "roll", at), f"{at}.roll"),
+            )
+        )
+    return Hand(number, committed, client_seed, server_seed, tuple(throws))
+
+
+# --- the checks ---------------------------------------------------------------------------------------------
+
+
+class _Mismatch(Exception):
+    """The first check that failed, in words: ends the verification."""
+
+
+class _Verifier:
+    """One verification of one export: the checks in order, counting what passed."""
+
+    def __init__(self, export: _Export) -> None:
+        self.export = export
+        self.throws = 0
+        self.hands = 0
+        self.unrevealed: list[int] = []
+        self.checked: list[HandCheck] = []
+        self.notes: dict[str, dict[int, _Note]] = {}
+        # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
+        self.owner: dict[int, int] = {}
+        self.owned: dict[int, list[int]] = {}
+        self.seats = SeatsBefore(export.sits, export.seeds, export.seat_order)  # read on hand by hand
+        self.seed_order = SeedOrder(
+            [SeedEntry(seq, player, seed, export.setters[seq]) for seq, player, seed, _ in export.seeds]
+        )
+
+    def run(self) -> Verification:
+        try:
+            self._check_structure()
+            refused = seed_text_problem(self.seed_order.seeds)
+            if refused is not None:
+                raise _Mismatch(refused)
+            for hand in self.export.hands:
+                self._check_hand(hand)
+            problem = None
+        except _Mismatch as mismatch:
+            problem = str(mismatch)
+        return Verification(
+            throws=self.throws,
+            hands=self.hands,
+            unrevealed=tuple(self.unrevealed),
+            problem=problem,
+            checked=tuple(self.checked),
+        )
+
+    def _check_structure(self) -> None:
+        export = self.export
+        for i, hand in enumerate(export.hands):
+            if hand.number != i + 1:
+                raise _Mismatch(
+                    f"the hands are not numbered 1, 2, ... in order: hand {hand.number} is listed at place "
+                    f"{i + 1}"
+                )
+        for kind, notes in export.notes.items():
+            by_hand: dict[int, _Note] = {}
+            for note in notes:
+                if note.hand > len(export.hands):
+                    raise _Mismatch(
+                        f"entry {note.seq} ({kind}) names hand {note.hand}, which is not among the game's "
+                        f"{_plural(len(export.hands), 'hand')}"
+                    )
+                if note.hand in by_hand:
+                    raise _Mismatch(
+                        f"hand {note.hand}: entries {by_hand[note.hand].seq} and {note.seq} are both its "
+                        f"{kind} entry"
+                    )
+                by_hand[note.hand] = note
+            self.notes[kind] = by_hand
+        fair_entries = {note.seq for notes in export.notes.values() for note in notes}
+        fair_entries |= set(export.rolls) | {seq for seq, _, _, _ in export.seeds}
+        for seq, target in export.corrections:
+            if target in fair_entries:
+                raise _Mismatch(
+                    f"entry {seq} corrects entry {target}, a {_shown(export.kinds[target])} entry: a fair "
+                    "game's throws and dice entries are the server's and cannot be corrected"
+                )
+        began = sorted((note.seq, note.hand) for note in self.notes["hand-opened"].values())
+        for (_, first), (seq, then) in itertools.pairwise(began):
+            if then < first:
+                raise _Mismatch(f"hand {then} began (entry {seq}) after hand {first}")
+        starts = [opened for opened, _ in began]
+        for seq in sorted(export.rolls):
+            at = bisect.bisect_left(starts, seq)  # how many hands began before this throw
+            if at == 0:
+                raise _Mismatch(
+                    f"throw entry {seq} comes before any hand began (no hand-opened entry before it)"
+                )
+            owner = self.owner[seq] = began[at - 1][1]
+            self.owned.setdefault(owner, []).append(seq)
+
+    def _check_hand(self, hand: Hand) -> None:
+        number = hand.number
+        committed = self.notes["commit"].get(number)
+        if committed is None:
+            raise _Mismatch(f"hand {number}: no commit entry records its commitment")
+        if hand.commitment != committed.value:
+            raise _Mismatch(
+                f"hand {number}: its commitment {hand.commitment} is not the one recorded at entry "
+                f"{committed.seq} ({committed.value})"
+            )
+        chosen = self._check_client_seed(hand, committed)
+        revealed = self._check_reveal(hand)
+        if revealed is None:
+            self._check_closed(hand)
+        self._check_seed_times(hand, committed, revealed)
+        self._check_throws(hand, revealed)
+        if revealed is not None:
+            mismatch = throw_mismatch(hand)  # its server seed is the revealed one (checked above)
+            if mismatch is not None:
+                raise _Mismatch(mismatch)
+            self.throws += len(hand.throws)
+            self.hands += 1
+        else:
+            self.unrevealed.append(number)
+        self.checked.append(
+            HandCheck(
+                number, hand.commitment, revealed is not None, hand.client_seed, len(hand.throws), chosen
+            )
+        )
+
+    def _check_client_seed(self, hand: Hand, committed: _Note) -> tuple[FreshSeed, ...]:
+        """The hand's client seed against its hand-opened entry and the players' seeds; the players whose own
+        seed, set after the commitment, is part of it."""
+        number = hand.number
+        opened = self.notes["hand-opened"].get(number)
+        if hand.client_seed is None:
+            if opened is not None:
+                raise _Mismatch(
+                    f"hand {number}: entry {opened.seq} fixed its client seed as {quoted(opened.value)}, but "
+                    "the hands give it none"
+                )
+            if hand.throws:
+                raise _Mismatch(
+                    f"hand {number}: it has {_plural(len(hand.throws), 'throw')} but no client seed"
+                )
+            return ()
+        if opened is None:
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(hand.client_seed)} is in no hand-opened entry"
+            )
+        if hand.client_seed != opened.value:
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(hand.client_seed)} is not the one fixed at entry "
+                f"{opened.seq} ({quoted(opened.value)})"
+            )
+        if committed.seq > opened.seq:
+            raise _Mismatch(
+                f"hand {number}: its commitment (entry {committed.seq}) comes after its client seed was "
+                f"fixed (entry {opened.seq}), so the server could have chosen its seed knowing the players'"
+            )
+        newly = self.seats.before(opened.seq)
+        seated, latest = self.seats.seated, self.seats.latest
+        for name in newly:  # those seated before an earlier hand passed this check already
+            if name not in self.seats.place:
+                raise _Mismatch(
+                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, is not among the "
+                    "players of the game's state"
+                )
+        # A player seated with no seed yet (a newcomer since the commitment who set none) has no part.
+        order = [name for name in self.seats.in_seat_order() if name in latest]
+        made = ",".join(latest[name][1] for name in order)
+        if made != opened.value:
+            names = ", ".join(map(_shown, order)) or "nobody"
+            raise _Mismatch(
+                f"hand {number}: its client seed {quoted(opened.value)} (entry {opened.seq}) is not what the "
+                f"seated players' seeds make in seat order ({names}): {quoted(made)}"
+            )
+        return tuple(
+            self._fresh(name, latest[name][0])
+            for name in order
+            if latest[name][2] and latest[name][0] > committed.seq
+        )
+
+    def _fresh(self, player: str, seq: int) -> FreshSeed:
+        by = self.export.setters[seq]
+        return FreshSeed(player, seq, None if by == player else by)
+
+    def _check_seed_times(self, hand: Hand, committed: _Note, revealed: _Note | None) -> None:
+        """No seed drawn by the dice after the hand's commitment, none set after its first throw
+        (:class:`~hazard.table.fair.seed_order.SeedOrder`)."""
+        opened = self.notes["hand-opened"].get(hand.number)
+        end = None if revealed is None else revealed.seq
+        problem = self.seed_order.problem(
+            hand.number, committed.seq, None if opened is None else opened.seq, end
+        )
+        if problem is not None:
+            raise _Mismatch(problem)
+
+    def _check_closed(self, hand: Hand) -> None:
+        """A hand left unrevealed is pending only while the game is open: a closed game reveals its last."""
+        if self.export.closed:
+            raise _Mismatch(
+                f"hand {hand.number}: the game is closed, but the hand's server seed was never revealed, so "
+                f"its {_plural(len(hand.throws), 'throw')} cannot be checked"
+            )
+
+    def _check_reveal(self, hand: Hand) -> _Note | None:
+        """The hand's reveal entry, once its server seed is checked against it and against the commitment."""
+        number = hand.number
+        revealed = self.notes["reveal"].get(number)
+        if hand.server_seed is None:
+            if revealed is not None:
+                raise _Mismatch(
+                    f"hand {number}: entry {revealed.seq} reveals its server seed, but the hands give it none"
+                )
+            if number < len(self.export.hands):
+                raise _Mismatch(
+                    f"hand {number}: it has ended (hand {number + 1} follows) but its server seed was never "
+                    "revealed"
+                )
+            return None
+        if revealed is None:
+            raise _Mismatch(f"hand {number}: its server seed is revealed in no reveal entry")
+        if hand.server_seed != revealed.value:
+            raise _Mismatch(
+                f"hand {number}: its server seed {hand.server_seed} is not the one revealed at entry "
+                f"{revealed.seq} ({revealed.value})"
+            )
+        if commitment(bytes.fromhex(hand.server_seed)) != hand.commitment:
+            raise _Mismatch(f"hand {number}: its server seed does not match its commitment")
+        return revealed
+
+    def _check_throws(self, hand: Hand, revealed: _Note | None) -> None:
+        """The hand's list of throws against the throw entries: nonces in order, rolls equal, none missing."""
+        number = hand.number
+        export = self.export
+        for n, (entry, nonce, roll) in enumerate(hand.throws):
+            kind = export.kinds.get(entry)
+            if kind != "throw":
+                what = "no such entry" if kind is None else f"a {_shown(kind)} entry"
+                raise _Mismatch(f"hand {number}: its throw {n} (nonce {nonce}) is entry {entry}, {what}")
+            if nonce != n:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry}: its nonce is {quoted(nonce)}, expected {n} (a "
+                    "hand's throws are numbered from 0 in order)"
+                )
+            recorded = export.rolls[entry]
+            if roll != recorded:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): the hand has {roll}, but the entry "
+                    f"records {recorded}"
+                )
+            if self.owner[entry] != number:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): it was thrown in hand "
+                    f"{self.owner[entry]}, not in hand {number}"
+                )
+            if revealed is not None and entry > revealed.seq:
+                raise _Mismatch(
+                    f"hand {number}, throw entry {entry} (nonce {nonce}): it comes after the hand's server "
+                    f"seed was revealed (entry {revealed.seq})"
+                )
+        listed = [entry for entry, _, _ in hand.throws]
+        owned = self.owned.get(number, [])
+        if listed != owned:
+            shown = set(listed)
+            missing = [seq for seq in owned if seq not in shown]
+            if missing:
+                raise _Mismatch(f"hand {number}: throw entry {missing[0]} is not among the hand's throws")
+            raise _Mismatch(
+                f"hand {number}: its throws are not its throw entries in order, once each "
+                f"(entries {', '.join(map(str, listed))})"
+            )

@@ -1,0 +1,1 @@
+"""The live table: replay, catch-up, sessions and one actor per game."""
