@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, run, survives
 from tests.paths import DOCS
-from tests.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
+from tests.table.fair.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
 
 FAIRNESS = DOCS / "fairness.md"
 INTACT = (
@@ -247,7 +247,7 @@ def test_no_such_game(
 
 
 def test_a_game_of_other_dice_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from tests.test_cli_record import played_game  # seeded dice
+    from tests.cli.test_cli_record import played_game  # seeded dice
 
     db = tmp_path / "games.db"
     game = played_game(db)

@@ -197,7 +197,7 @@ def test_a_seed_holding_the_comma_that_joins_the_seeds_is_refused() -> None:
 
 def test_a_stored_seed_with_a_comma_still_reads_back() -> None:
     """An old record's seed that holds a comma (taken before the table refused them) still loads: only its
-    verification fails (tests/test_table_verify.py)."""
+    verification fails (tests/table/fair/test_table_verify.py)."""
     from hazard.table.fair.commit_reveal import ClientSeeded, note_from_json
 
     assert note_from_json({"type": "client-seed", "player": "Ann", "seed": "a,b"}) == ClientSeeded(

@@ -112,7 +112,7 @@ def test_a_toy_action_is_played_at_the_terminal(
 def test_a_toy_action_is_played_through_the_web_api(toasting: None, tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
-    from tests.test_web_app import Table as WebTable
+    from tests.web.test_web_app import Table as WebTable
 
     from hazard.web import Limits, WebConfig, create_app
 

@@ -262,7 +262,7 @@ def test_the_reference_verifier_checks_the_chain_and_the_signatures(played: Play
     import subprocess
     import sys
 
-    from tests.test_cli_verify import _reference_source
+    from tests.cli.test_cli_verify import _reference_source
 
     script = tmp_path / "verify_fair.py"
     script.write_text(_reference_source(), encoding="utf-8")

@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from tests.cli.test_cli_verify import _fair_game
 from tests.commandline import run
-from tests.test_cli_verify import _fair_game
 
 from hazard.table.record.sqlite_file import RECOVERED
 
