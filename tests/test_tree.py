@@ -114,3 +114,13 @@ def test_the_layout_names_every_doc_and_only_docs_that_exist() -> None:
     there = {path.name for path in DOCS.glob("*.md")}
     assert sorted(there - named) == [], "README's Layout omits these docs"
     assert sorted(named - there) == [], "README's Layout names docs that do not exist"
+
+
+def test_the_layout_names_every_sub_layer_of_the_table() -> None:
+    (text,) = [text for path, text in _layout() if path.rstrip("/") == "src/hazard/table"]
+    named = set(re.findall(r"(?:^| )([a-z_]+)/ ", text))
+    there = {
+        folder.name for folder in (ROOT / "src/hazard/table").iterdir() if (folder / "__init__.py").is_file()
+    }
+    assert sorted(there - named) == [], "README's Layout omits these sub-layers of the table"
+    assert sorted(named - there) == [], "README's Layout names sub-layers of the table that do not exist"
