@@ -64,7 +64,8 @@ from hazard.table.rules.actions import (
     parse_action,
 )
 from hazard.table.rules.bots import BotBrains, BotMove
-from hazard.table.rules.closing import Close, check_open, item_text
+from hazard.table.rules.closing import Close, check_open
+from hazard.table.rules.entries import item_text
 from hazard.table.rules.events import AnyEvent, CasterChanged
 from hazard.table.rules.lookalike import check_sit
 from hazard.table.rules.money import MoneyStyle, command_style

@@ -20,7 +20,7 @@ from hazard.table.fair.commit_reveal import FairNote, FairState, Hand, Ledger, l
 from hazard.table.fair.dice import DiceKind
 from hazard.table.record.provenance import RecordProof, proof_json
 from hazard.table.rules.actions import Actor, action_text, actor_to_json
-from hazard.table.rules.closing import CLOSE_TYPE, Close, close_text, closed_at
+from hazard.table.rules.closing import CLOSE_TYPE, Close, close_text
 from hazard.table.rules.entries import (
     FORMAT,
     FORMATS,
@@ -30,6 +30,7 @@ from hazard.table.rules.entries import (
     GameKind,
     Standing,
     check_correction,
+    closed_at,
     effective_actions,
     entry_from_json,
     entry_to_json,

@@ -13,16 +13,10 @@ closed (:meth:`~hazard.table.record.store.GameStore.load`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from hazard.core.errors import IllegalError, InvalidError
-from hazard.table.fair.commit_reveal import FairNote, note_text
-from hazard.table.rules.actions import TableAction, action_text, is_action
-
-if TYPE_CHECKING:
-    from hazard.table.rules.entries import Correction, Entry
 
 __all__ = [
     "CLOSE_TYPE",
@@ -31,8 +25,6 @@ __all__ = [
     "close_from_json",
     "close_text",
     "close_to_json",
-    "closed_at",
-    "item_text",
 ]
 
 CLOSE_TYPE = "close"
@@ -61,33 +53,9 @@ def close_from_json(data: object) -> Close:
     return Close()
 
 
-def closed_at(entries: Sequence[Entry]) -> int | None:
-    """The number of the entry that closed the table (None while it is open); an :class:`InvalidError`
-    where any entry comes after it, since a closed table takes nothing more."""
-    for index, entry in enumerate(entries):
-        if isinstance(entry.item, Close):
-            if index + 1 < len(entries):
-                raise InvalidError(
-                    f"entry {entries[index + 1].seq} comes after entry {entry.seq}, which closed the table"
-                )
-            return entry.seq
-    return None
-
-
 def check_open(closed: bool, game: int, what: str) -> None:
     """Refuse ``what`` (an action, a note, a correction, in words) at a table that is ``closed``."""
     if closed:
         raise IllegalError(
             f"illegal {what} at table {game}: its host has closed it; nothing more may be done"
         )
-
-
-def item_text(item: TableAction | Correction | FairNote | Close) -> str:
-    """An entry's item in words, as a refusal names it."""
-    if isinstance(item, FairNote):
-        return note_text(item)
-    if isinstance(item, Close):
-        return "close"
-    if is_action(item):  # any registered action type, which writes its own text
-        return action_text(item)
-    return f"correction of entry {cast('Correction', item).target}"

@@ -12,21 +12,23 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
-from hazard.table.fair.commit_reveal import FairNote, note_from_json, note_to_json
+from hazard.table.fair.commit_reveal import FairNote, note_from_json, note_text, note_to_json
 from hazard.table.fair.dice import DiceKind
 from hazard.table.rules.actions import (
     REFEREE,
     Actor,
     TableAction,
     action_from_json,
+    action_text,
     action_to_json,
     actor_from_json,
     actor_to_json,
+    is_action,
 )
 from hazard.table.rules.closing import CLOSE_TYPE, Close, close_from_json, close_to_json
 
@@ -40,10 +42,12 @@ __all__ = [
     "GameKind",
     "Standing",
     "check_correction",
+    "closed_at",
     "effective_actions",
     "entry_from_json",
     "entry_to_json",
     "info_json",
+    "item_text",
     "standing",
 ]
 
@@ -265,3 +269,27 @@ def info_json(info: GameInfo) -> dict[str, Any]:
         "seed": info.seed,
         "settings": dict(info.settings),
     }
+
+
+def closed_at(entries: Sequence[Entry]) -> int | None:
+    """The number of the entry that closed the table (None while it is open); an :class:`InvalidError`
+    where any entry comes after it, since a closed table takes nothing more."""
+    for index, entry in enumerate(entries):
+        if isinstance(entry.item, Close):
+            if index + 1 < len(entries):
+                raise InvalidError(
+                    f"entry {entries[index + 1].seq} comes after entry {entry.seq}, which closed the table"
+                )
+            return entry.seq
+    return None
+
+
+def item_text(item: TableAction | Correction | FairNote | Close) -> str:
+    """An entry's item in words, as a refusal names it."""
+    if isinstance(item, FairNote):
+        return note_text(item)
+    if isinstance(item, Close):
+        return "close"
+    if is_action(item):  # any registered action type, which writes its own text
+        return action_text(item)
+    return f"correction of entry {cast(Correction, item).target}"

@@ -22,7 +22,7 @@ from hazard.core.paytable import Paytable
 from hazard.core.propositions import Proposition, Tracker
 from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
 from hazard.core.state import Phase, Round
-from hazard.table.rules.actions import BotPolicy
+from hazard.table.rules.actors import BotPolicy
 from hazard.table.rules.money import MoneyStyle, format_money
 
 __all__ = [
