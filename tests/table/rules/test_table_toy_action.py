@@ -45,7 +45,8 @@ from hazard.table import Sit as BuiltInSit
 from hazard.table import Stake as BuiltInStake
 
 TOASTS: list[tuple[str, str]] = []
-"""What the toy handler was asked to play: who toasted, and to what."""
+"""What the toy handler was asked to play: who toasted, and to what (a probe of the test's: a real handler
+changes nothing but the table, since a seat's choices are tried through it)."""
 
 
 @dataclass(frozen=True, slots=True)
