@@ -3,7 +3,8 @@
 A table's page is its view (:meth:`Pages.view`) inside a frame; the script follows the table's live socket
 and, on each update, fetches the view again and swaps it in, so what a page shows is always rendered here,
 from the session, in the table's money style. The controls in a view are those
-:func:`hazard.table.rules.choices` gives the seat now, and nothing else.
+:func:`hazard.table.rules.choices` gives the seat now, and nothing else: the built-in actions' own controls,
+and a button of its command for each action of a type registered beside them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from hazard.table import (
     Hand,
     MoneyStyle,
     Table,
+    action_text,
     choices,
     commitment,
     entry_text,
@@ -327,6 +329,9 @@ class Pages:
             buttons.append(_button(f"take {number}", f"Take bet #{number}"))
         for number in can.cancel:
             buttons.append(_button(f"cancel {number}", f"Cancel bet #{number}"))
+        for action in can.others:  # a type registered beside the built-in ones: its button is its command
+            command = action_text(action, live.money)
+            buttons.append(_button(command, command))
         parts = ['<section class="card controls"><h2>Your move, ' + _e(seat) + "</h2>"]
         parts.append(f'<div class="buttons">{"".join(buttons)}</div>' if buttons else "")
         if can.stake:

@@ -23,13 +23,13 @@ Roll(a=3, b=4)
 from __future__ import annotations
 
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from hazard.core.dice import Roll
-from hazard.core.engine import Call
+from hazard.core.engine import Call, Mover, to_move
 from hazard.core.errors import InvalidError
 from hazard.core.numbers import fraction_text
 from hazard.table.rules.actors import Actor, BotPolicy
@@ -138,6 +138,12 @@ class ActionType:
         return player if isinstance(player, str) else table.caster
 
     @classmethod
+    def offers(cls, table: Table, player: str) -> Iterable[Self]:
+        """What of this type to offer the seated ``player`` at ``table`` now, each action whole (a front end
+        sends its text form), offered where the table accepts it (:mod:`~hazard.table.rules.choices`)."""
+        return ()
+
+    @classmethod
     def form(cls) -> ActionForm:
         """What the registry keeps of this type."""
         recorded = cls.RECORDED
@@ -157,6 +163,7 @@ class ActionType:
             acting_for=cls.acting_for,
             rule=cls.RULE,
             brings_money=cls.BRINGS_MONEY,
+            offers=cls.offers,
         )
 
 
@@ -272,6 +279,10 @@ class Withdraw(ActionType):
     def parse(cls, read: Reader) -> Withdraw:
         return Withdraw(read.only_name(read.rest) if read.rest else read.me())
 
+    @classmethod
+    def offers(cls, table: Table, player: str) -> tuple[Withdraw, ...]:
+        return (Withdraw(player),)
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(ActionType):
@@ -294,6 +305,10 @@ class Leave(ActionType):
     @classmethod
     def parse(cls, read: Reader) -> Leave:
         return Leave(read.only_name(read.rest) if read.rest else read.me())
+
+    @classmethod
+    def offers(cls, table: Table, player: str) -> tuple[Leave, ...]:
+        return (Leave(player),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +386,10 @@ class TakeBet(ActionType):
     def acting_for(self, table: Table) -> str | None:
         return self.layer
 
+    @classmethod
+    def offers(cls, table: Table, player: str) -> Iterable[TakeBet]:
+        return (TakeBet(b.number, player) for b in table.side_bets if b.layer is None and b.backer != player)
+
 
 @dataclass(frozen=True, slots=True)
 class CancelBet(ActionType):
@@ -401,6 +420,10 @@ class CancelBet(ActionType):
     def acting_for(self, table: Table) -> str | None:
         return next((bet.backer for bet in table.side_bets if bet.number == self.bet), None)
 
+    @classmethod
+    def offers(cls, table: Table, player: str) -> Iterable[CancelBet]:
+        return (CancelBet(b.number) for b in table.side_bets if b.layer is None and b.backer == player)
+
 
 @dataclass(frozen=True, slots=True)
 class PassDice(ActionType):
@@ -421,6 +444,10 @@ class PassDice(ActionType):
         if read.rest:
             raise read.fail()
         return PassDice()
+
+    @classmethod
+    def offers(cls, table: Table, player: str) -> tuple[PassDice, ...]:
+        return (PassDice(),) if table.caster == player else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,6 +497,11 @@ def _read_throw(read: Reader) -> Roll | ThrowDice:
     return ThrowDice() if not read.rest else Roll.parse(read.rest)
 
 
+def _offer_calls(table: Table, player: str) -> tuple[Call, ...]:
+    calls = table.caster == player and to_move(table.round) is Mover.CASTER
+    return tuple(Call(main) for main in table.ruleset.mains) if calls else ()
+
+
 # The engine's own actions are the core's types, which know nothing of the table: their forms are written
 # here, beside the table's, in the order the verbs are listed.
 register_form(Sit.form())
@@ -490,6 +522,7 @@ register_form(
         play_help=_help("call MAIN  (or just MAIN)", "call the main when you hold the dice, e.g. call 7"),
         referee_help=_help("call MAIN", "the caster calls the main, e.g. call 7"),
         rule="only the caster, {owner}, calls the main",
+        offers=_offer_calls,
     )
 )
 register_form(

@@ -1,8 +1,10 @@
 """What one player may do at a table now: what a front end offers him, and nothing else.
 
 The table's rules (:func:`hazard.table.apply_action`) decide every action sent, and they decide this too:
-each choice is the table's answer to trying it (a stake or a bet tried with a token sum), so every front end
-shows the same choices and no rule is written a second time.
+each choice is the table's answer to trying it, so every front end shows the same choices and no rule is
+written a second time. What to try comes from the action types themselves: each registered form offers its
+candidates (:meth:`~hazard.table.rules.action_types.ActionType.offers`), a type registered later as well as
+the built-in ones; a stake or a side bet, whose sum the player names, is tried with a token sum.
 
 >>> from fractions import Fraction
 >>> from hazard.core.rulesets import find_ruleset, find_paytable
@@ -11,14 +13,15 @@ shows the same choices and no rule is written a second time.
 >>> table = new_table(find_ruleset("wikipedia"), find_paytable("even"))
 >>> for name in ("Ann", "Bob"):
 ...     table, _ = apply_action(table, Sit(name, Fraction(10)), by=Actor.player(name))
->>> choices(table, "Ann").mains, choices(table, "Bob").stake
-((5, 6, 7, 8, 9), True)
+>>> choices(table, "Ann").mains, choices(table, "Bob").stake, choices(table, "Bob").others
+((5, 6, 7, 8, 9), True, ())
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, cast, get_args
 
 from hazard.core.engine import Call
 from hazard.core.errors import HazardError
@@ -33,6 +36,7 @@ from hazard.table.rules.actions import (
     TakeBet,
     Withdraw,
 )
+from hazard.table.rules.registry import forms
 from hazard.table.rules.roles import keeps_bank, names_stake_against_bank
 from hazard.table.rules.state import Need, Table
 from hazard.table.rules.transitions import apply_action, check_throw
@@ -65,10 +69,18 @@ class Choices:
     """Open side bets of others he may take."""
     cancel: tuple[int, ...] = ()
     """His own open side bets, which he may withdraw."""
+    others: tuple[object, ...] = ()
+    """The actions of the types no field above names (types registered beside the built-in ones) that he
+    may take now, each whole, in the order their types were registered: a front end offers each as its
+    text form (:func:`~hazard.table.rules.registry.action_text`)."""
 
 
 _TRIAL = Fraction(1, 100)
 """The sum a choice to stake or bet is tried with: whether one may stake at all, not how much."""
+
+_NAMED: frozenset[type[Any]] = frozenset(get_args(TableAction))
+"""The built-in action types, whose choices the fields of :class:`Choices` name (a front end has a control
+of its own for each); what any other type offers is among its ``others``."""
 
 
 def choices(table: Table, player: str) -> Choices:
@@ -78,9 +90,9 @@ def choices(table: Table, player: str) -> Choices:
         return Choices()
     by = Actor.player(player)
 
-    def accepts(action: TableAction) -> bool:
-        try:
-            apply_action(table, action, by=by)
+    def accepts(action: object) -> bool:
+        try:  # a registered type is a table action too, though the union names only the built-in ones
+            apply_action(table, cast("TableAction", action), by=by)
         except HazardError:
             return False
         return True
@@ -92,9 +104,14 @@ def choices(table: Table, player: str) -> Choices:
             return False
         return True
 
+    # Every registered type is asked what it offers, and each candidate tried: the built-in ones' too.
+    offered: dict[type[Any], tuple[Any, ...]] = {
+        form.type: tuple(action for action in form.offers(table, player) if accepts(action))
+        for form in forms()
+        if form.offers is not None
+    }
     caster = table.caster
     holds = caster == player
-    calls = holds and table.turn.need is Need.CALL
     bot_caster = caster is not None and not holds and table.player(caster).bot is not None
     if holds:  # the caster names his stake against the bank, which a bot keeps (Session.act)
         bank = keeps_bank(table, player)
@@ -102,24 +119,17 @@ def choices(table: Table, player: str) -> Choices:
     else:
         stake = accepts(Stake(player, _TRIAL))
     return Choices(
-        mains=tuple(main for main in table.ruleset.mains if accepts(Call(main))) if calls else (),
+        mains=tuple(call.main for call in offered.get(Call, ())),
         throw=holds and throws(by),
         throw_for=caster if bot_caster and caster is not None and _bot_may_go_on(table) else None,
         stake=stake,
-        withdraw=accepts(Withdraw(player)),
-        pass_dice=holds and accepts(PassDice()),
-        leave=accepts(Leave(player)),
+        withdraw=bool(offered.get(Withdraw)),
+        pass_dice=bool(offered.get(PassDice)),
+        leave=bool(offered.get(Leave)),
         offer=accepts(OfferBet(player, "next 7", _TRIAL)),
-        take=tuple(
-            b.number
-            for b in table.side_bets
-            if b.layer is None and b.backer != player and accepts(TakeBet(b.number, player))
-        ),
-        cancel=tuple(
-            b.number
-            for b in table.side_bets
-            if b.layer is None and b.backer == player and accepts(CancelBet(b.number))
-        ),
+        take=tuple(take.bet for take in offered.get(TakeBet, ())),
+        cancel=tuple(cancel.bet for cancel in offered.get(CancelBet, ())),
+        others=tuple(action for kind, made in offered.items() if kind not in _NAMED for action in made),
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -84,6 +84,9 @@ class ActionForm:
     """Why another player may not take it, ``{owner}`` standing for the player whose it is."""
     brings_money: bool = False
     """Whether it brings money or a bet to the table (whose fineness the table then checks)."""
+    offers: Callable[[Any, str], Iterable[object]] | None = None
+    """What of it a table may offer a seated player now (given the table and the player): the candidates
+    :func:`~hazard.table.rules.choices.choices` tries through the table's rules; None: nothing."""
 
 
 _BY_TYPE: dict[type[Any], ActionForm] = {}

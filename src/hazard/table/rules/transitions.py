@@ -125,8 +125,9 @@ HANDLERS: dict[type[Any], Handler] = {
 
 def register_action(kind: type[ActionType], handler: Handler) -> None:
     """Add an action type to every table: ``kind`` (an :class:`~hazard.table.rules.action_types.ActionType`,
-    carrying its verb, usage, text and JSON) and ``handler``, which plays it. Refused where its type, verb or
-    JSON type is taken already."""
+    carrying its verb, usage, text, JSON and the choices it offers) and ``handler``, which plays it and, as
+    the built-in ones, changes nothing but the table it returns (a seat's choices are tried through it).
+    Refused where its type, verb or JSON type is taken already."""
     if kind in HANDLERS:
         raise InvalidError(f"invalid action type {kind.__name__}: it is registered already")
     register_form(kind.form())
