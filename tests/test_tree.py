@@ -8,12 +8,16 @@ import shutil
 import subprocess
 
 import pytest
-from tests.paths import DOCS, ROOT
+from tests.paths import DOCS, ROOT, SRC
 
 LARGEST = 1 << 20
 """No tracked file is larger (the largest today, a record fixture, is 64 KiB)."""
 BINARIES_ALLOWED = "tests/fixtures/"
 """Pinned records (SQLite files) are binary, and only they may be."""
+LONGEST_SOURCE = 600
+"""No source file under src/ has more lines (issue 20: a longer one is split by concern)."""
+SOURCE_SUFFIXES = frozenset({".py", ".pyi", ".c", ".h", ".js", ".css", ".html"})
+"""What counts as a source file: the package's code, its C kernel and the web table's page assets."""
 
 
 def _git(*args: str) -> str:
@@ -124,3 +128,21 @@ def test_the_layout_names_every_sub_layer_of_the_table() -> None:
     }
     assert sorted(there - named) == [], "README's Layout omits these sub-layers of the table"
     assert sorted(named - there) == [], "README's Layout names sub-layers of the table that do not exist"
+
+
+def test_no_source_file_under_src_is_over_600_lines() -> None:
+    """Walked on disk, not through git, so that it holds in an sdist too; build outputs are not source."""
+    sources = [
+        path
+        for path in SRC.rglob("*")
+        if path.suffix in SOURCE_SUFFIXES
+        and path.is_file()
+        and not any(part == "__pycache__" or part.endswith(".egg-info") for part in path.parts)
+    ]
+    assert any(path.name == "session.py" for path in sources), f"no source found under {SRC}"
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sources
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_SOURCE
+    }
+    assert long == {}, f"source files over {LONGEST_SOURCE} lines (split each by concern): {long}"

@@ -192,12 +192,12 @@ def _fair_game(db: Path, monkeypatch: pytest.MonkeyPatch) -> int:
         ThrowDice,
         table_paytable,
     )
-    from hazard.table.live import session as session_module
+    from hazard.table.live import fair_hands
 
     servers = itertools.cycle(SEEDS)
     clients = (f"{n:016x}" for n in itertools.count(1))
-    monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
-    monkeypatch.setattr(session_module, "new_client_seed", lambda: next(clients))
+    monkeypatch.setattr(fair_hands, "new_server_seed", lambda: next(servers))
+    monkeypatch.setattr(fair_hands, "new_client_seed", lambda: next(clients))
     store = GameStore.open(str(db))
     try:
         rules = find_ruleset("wikipedia")

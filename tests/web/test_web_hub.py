@@ -174,9 +174,9 @@ def test_a_restarted_server_carries_every_table_on_and_knows_what_was_sent(tmp_p
 def test_a_slow_follower_gets_the_whole_state_instead_of_a_growing_queue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hazard.web import hub as hub_module
+    from hazard.web import telling
 
-    monkeypatch.setattr(hub_module, "_QUEUE", 2)
+    monkeypatch.setattr(telling, "_QUEUE", 2)
 
     async def test() -> None:
         hub = await started(str(tmp_path / "g.db"))

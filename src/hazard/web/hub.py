@@ -15,6 +15,10 @@ one, and by a short poll otherwise. The record stays the truth: a notification o
 Clients follow a table by its record's entry numbers (the version, as in lichess's versioned socket): a
 client that knows entry N gets every entry after N, or the whole state when it has missed more than the hub
 keeps (:data:`KEPT`).
+
+The hub holds the tables and acts on them; a table as it keeps it is :mod:`hazard.web.livetable`'s, the
+watching of the record :mod:`hazard.web.watcher`'s, and the telling of each table's followers
+:mod:`hazard.web.telling`'s.
 """
 
 from __future__ import annotations
@@ -22,14 +26,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import re
 import secrets
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from hazard.core.errors import IllegalError, InvalidError, quoted
@@ -47,7 +48,6 @@ from hazard.table import (
     LiveGame,
     MoneyStyle,
     Move,
-    News,
     Recorded,
     RecordUnavailable,
     SeatKey,
@@ -61,15 +61,15 @@ from hazard.table import (
     check_seater,
     check_seeder,
     check_spectator,
-    entry_text,
-    event_text,
     holds,
     load_game,
     parse_money,
     request_key,
-    table_json,
 )
 from hazard.table.record.keys import expiry
+from hazard.web.livetable import SETTING_MONEY, LiveTable, Update
+from hazard.web.telling import hang_up, subscribe, tell, unsubscribe
+from hazard.web.watcher import Watcher
 from hazard.web.writers import Uncommitted, Writer
 
 __all__ = [
@@ -86,23 +86,19 @@ _T = TypeVar("_T")
 KEPT = 500
 """How many of a table's latest entries its actor keeps here to send a client that reconnects; one that has
 missed more gets the whole state instead."""
-_QUEUE = 256
-"""Updates waiting for one slow client before it is sent the whole state instead."""
 _TRIES = 8
 """How often an action is tried again after another server moved its table on (each try catches up)."""
 _POLL = 0.5
+"""Seconds between looks at the record's heads, for what other servers wrote (LISTEN/NOTIFY wakes it
+sooner)."""
 IDLE = 600.0
 """Seconds after which a table nobody follows here and nobody has asked for is let go from memory (it is
 read again from the record when it is next asked for)."""
-"""Seconds between looks at the record's heads, for what other servers wrote (LISTEN/NOTIFY wakes it
-sooner)."""
 _CLIENT = re.compile(rf"^[A-Za-z0-9_.:-]{{1,{MAX_REQUEST}}}$")
 MAX_TEXT = 500
 """The longest action text a client may send."""
 CLAIM_TTL = 30 * 60.0
 """How long a late arrival's claim link works, unused, by default (seconds)."""
-SETTING_MONEY = "money"
-SETTING_HOST = "host"
 
 
 class NoSuchTable(IllegalError):
@@ -116,116 +112,6 @@ def token_digest(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-@dataclass(frozen=True)  # no slots: its encoded text is kept once made
-class Update:
-    """What a client following a table is sent: the entries after the last one it knew, or (``state`` given)
-    the whole table when it has missed too many to be sent one by one."""
-
-    seq: int
-    entries: tuple[dict[str, Any], ...] = ()
-    state: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        if self.state is not None:
-            return {"type": "state", "seq": self.seq, "state": self.state}
-        return {"type": "entries", "seq": self.seq, "entries": list(self.entries)}
-
-    @cached_property
-    def text(self) -> str:
-        """The update as sent: encoded once, however many clients follow the table."""
-        return json.dumps(self.to_json(), separators=(",", ":"))
-
-
-def entry_json(done: Recorded) -> dict[str, Any]:
-    """One entry as clients get it: its number, who entered it, and what it did in words (sums exact)."""
-    entry = done.entry
-    return {
-        "seq": entry.seq,
-        "by": str(entry.actor),
-        "text": entry_text(entry, MoneyStyle.EXACT),
-        "events": [event_text(event, MoneyStyle.EXACT) for event in done.events],
-    }
-
-
-@dataclass
-class LiveTable:
-    """One table in play at this server: its game's actor (:class:`hazard.table.LiveGame`), the lock that
-    orders this server's coroutines on it, and who follows it."""
-
-    actor: LiveGame
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Taken by whatever reads or drives the table here: the actor's own lock is a thread's, which a
-    coroutine waiting on the event loop cannot hold."""
-    listeners: set[asyncio.Queue[Update | None]] = field(default_factory=set)
-    used: float = field(default_factory=time.monotonic)
-    """When the table was last asked for (``time.monotonic``): a table idle long enough is let go."""
-
-    def __post_init__(self) -> None:
-        self.session.money = self.money  # the sums in its refusals, as the table's pages show money
-
-    @property
-    def session(self) -> Session:
-        return self.actor.session
-
-    @property
-    def recent(self) -> deque[Recorded]:
-        """The latest entries with their events, for clients that reconnect and for the pages' log."""
-        return self.actor.recent
-
-    @property
-    def game(self) -> int:
-        return self.session.game
-
-    @property
-    def closed(self) -> bool:
-        """Whether the table is closed: as its record says (:mod:`hazard.table.rules.closing`)."""
-        return self.session.closed
-
-    @property
-    def seq(self) -> int:
-        """The number of the table's last entry: the version clients follow."""
-        return len(self.session.entries)
-
-    @property
-    def money(self) -> MoneyStyle:
-        return MoneyStyle(self.session.info.settings.get(SETTING_MONEY, MoneyStyle.DECIMAL.value))
-
-    @property
-    def host_label(self) -> str:
-        return self.session.info.settings.get(SETTING_HOST, "")
-
-    def since(self, seq: int) -> Update:
-        """What a client that knows entry ``seq`` is missing."""
-        return self.update(self.actor.missed(seq))
-
-    def update(self, news: News) -> Update:
-        """The actor's news as clients get it."""
-        if news.whole:
-            return Update(news.seq, state=self.state())
-        return Update(news.seq, tuple(entry_json(done) for done in news.entries))
-
-    def state(self) -> dict[str, Any]:
-        """The table as ``GET /api/tables/{id}`` gives it: the export's state form, with the table's setup."""
-        session = self.session
-        info = session.info
-        fair = session.fair
-        hand = None if fair is None else fair.current
-        return {
-            "id": self.game,
-            "seq": self.seq,
-            "closed": self.closed,
-            "label": info.label,
-            "ruleset": info.ruleset.id,
-            "paytable": info.paytable.id,
-            "stakes": info.stakes.value,
-            "dice": info.dice.value,
-            "money": self.money.value,
-            "commitment": None if hand is None else hand.commitment,
-            "hand": None if hand is None else hand.number,
-            "state": table_json(session.table),
-        }
 
 
 class Hub:
@@ -242,48 +128,21 @@ class Hub:
         self._tables: dict[int, LiveTable] = {}
         self._opening: dict[int, asyncio.Lock] = {}
         self._keys: dict[tuple[int, str], SeatKey] = {}
-        self._wake = asyncio.Event()
-        self._dirty: set[int] = set()
-        """Tables a notification says are behind: looked at at once, the others at the next poll."""
-        self._watcher: asyncio.Task[None] | None = None
-        self._watch_stop: Callable[[], None] | None = None
+        self._watcher = Watcher(store, self._tables, poll=poll, let_go=self.let_go_idle)
         self._writer = Writer(store)
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- life -------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start watching the record for what other servers write."""
-        self._loop = asyncio.get_running_loop()
-        self._watcher = asyncio.create_task(self._watch())
-        self._watch_stop = self.store.listen(self._woken)
+        """Start watching the record for what other servers write (:mod:`hazard.web.watcher`)."""
+        self._watcher.start()
 
     async def stop(self) -> None:
-        self._loop = None  # the listener's thread may still wake once: it finds nobody to tell
-        if self._watch_stop is not None:
-            self._watch_stop()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        await self._watcher.stop()
         for live in self._tables.values():
             for queue in list(live.listeners):
                 self.hang_up(queue)
         await asyncio.to_thread(self._writer.stop)
-
-    def _woken(self, game: int, seq: int) -> None:
-        loop = self._loop
-        if loop is not None:
-            with contextlib.suppress(RuntimeError):  # the hub has stopped and its loop closed meanwhile
-                loop.call_soon_threadsafe(self._notified, game, seq)
-
-    def _notified(self, game: int, seq: int) -> None:
-        """An entry was committed: look at its table only if it is open here and behind (this server's own
-        entries, which it has already told, wake nothing)."""
-        live = self._tables.get(game)
-        if live is not None and live.listeners and seq > live.seq:
-            self._dirty.add(game)
-            self._wake.set()
 
     # --- tables -----------------------------------------------------------------------------------------
 
@@ -371,7 +230,7 @@ class Hub:
             head = await asyncio.to_thread(self.store.head, game)
             if head is not None and head != live.seq:
                 await asyncio.to_thread(live.actor.catch_up)
-                self._told(live)
+                tell(live)
             yield live
 
     async def follow(self, game: int, since: int) -> tuple[LiveTable, asyncio.Queue[Update | None], Update]:
@@ -379,7 +238,7 @@ class Hub:
         (what it missed). Under the table's lock, at the record's head: the first update and the queue start
         at one entry, so nothing written meanwhile is either missed or sent twice."""
         async with self.current(game) as live:
-            self._told(live)
+            tell(live)
             return live, self.subscribe(live), live.since(since)
 
     def _drop(self, live: LiveTable) -> None:
@@ -524,10 +383,10 @@ class Hub:
                         self._drop(live)
                         raise
                     except Exception as error:  # the actor decides: try again, or refuse
-                        self._told(live)  # whatever was written before the refusal (a bot caster's call)
+                        tell(live)  # whatever was written before the refusal (a bot caster's call)
                         step = steps.throw(error)
                     else:
-                        self._told(live)
+                        tell(live)
                         step = steps.send(result)
             except StopIteration as done:
                 answer: Answer = done.value
@@ -546,75 +405,17 @@ class Hub:
         (see :mod:`hazard.web.writers`)."""
         return await self._writer.run(work, *args)
 
-    # --- telling --------------------------------------------------------------------------------------------
+    # --- telling (:mod:`hazard.web.telling`) ----------------------------------------------------------------
 
     def subscribe(self, live: LiveTable) -> asyncio.Queue[Update | None]:
-        queue: asyncio.Queue[Update | None] = asyncio.Queue(maxsize=_QUEUE)
-        live.listeners.add(queue)
-        return queue
+        """A new follower of ``live``: its queue, told every update from now on."""
+        return subscribe(live)
 
     def unsubscribe(self, live: LiveTable, queue: asyncio.Queue[Update | None]) -> None:
-        live.listeners.discard(queue)
+        """The follower of ``queue`` follows ``live`` no more."""
+        unsubscribe(live, queue)
 
     @staticmethod
     def hang_up(queue: asyncio.Queue[Update | None]) -> None:
         """End a follower's wait: what it has not taken is dropped, and it is handed None, as at a stop."""
-        _drain(queue)
-        _offer(queue, None)
-
-    def _told(self, live: LiveTable) -> None:
-        """Tell every follower of the table here what its actor has written or read since they were last
-        told: each entry once, in order, whoever wrote it (:meth:`hazard.table.LiveGame.take_stream`)."""
-        news = live.actor.take_stream()
-        if news is None:
-            return
-        update = live.update(news)
-        for queue in list(live.listeners):
-            if not _offer(queue, update):
-                # A client too slow to take its updates gets the whole state once it catches up.
-                _drain(queue)
-                _offer(queue, Update(live.seq, state=live.state()))
-
-    async def _watch(self) -> None:
-        """Look at the heads of the open tables; where another server has written, catch up and tell."""
-        while True:
-            woken = False
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
-                woken = True
-            self._wake.clear()
-            self.let_go_idle()
-            dirty, self._dirty = self._dirty, set()
-            followed = [game for game, live in self._tables.items() if live.listeners]
-            games = [game for game in followed if game in dirty] if woken else followed
-            if not games:
-                continue
-            try:
-                heads = await asyncio.to_thread(self.store.heads, games)
-            except InvalidError:
-                continue  # the record is unreachable for now: look again at the next tick
-            for game, head in heads.items():
-                live = self._tables.get(game)
-                if live is not None and head > live.seq and not live.lock.locked():
-                    async with live.lock:
-                        if self._tables.get(game) is not live:  # let go meanwhile
-                            continue
-                        try:
-                            await asyncio.to_thread(live.actor.catch_up)
-                        except InvalidError:
-                            continue
-                        self._told(live)
-
-
-def _offer(queue: asyncio.Queue[Update | None], update: Update | None) -> bool:
-    try:
-        queue.put_nowait(update)
-    except asyncio.QueueFull:
-        return False
-    return True
-
-
-def _drain(queue: asyncio.Queue[Update | None]) -> None:
-    with contextlib.suppress(asyncio.QueueEmpty):
-        while True:
-            queue.get_nowait()
+        hang_up(queue)

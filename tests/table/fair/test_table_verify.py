@@ -279,12 +279,12 @@ def test_a_real_game_verifies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
         game_json,
         table_paytable,
     )
-    from hazard.table.live import session as session_module
+    from hazard.table.live import fair_hands
 
     servers = itertools.cycle(SEEDS)
     clients = (f"{n:016x}" for n in itertools.count(1))
-    monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
-    monkeypatch.setattr(session_module, "new_client_seed", lambda: next(clients))
+    monkeypatch.setattr(fair_hands, "new_server_seed", lambda: next(servers))
+    monkeypatch.setattr(fair_hands, "new_client_seed", lambda: next(clients))
     db = tmp_path / "games.db"
     store = GameStore.open(str(db))
     rules = find_ruleset("wikipedia")

@@ -1378,10 +1378,10 @@ def test_a_server_grinding_a_bots_seed_has_nothing_left_to_grind_against(
 
     from hazard.table import game_json, verify_game
     from hazard.table.fair.commit_reveal import ClientSeeded, Committed, HandOpened, fair_throw
-    from hazard.table.live import session as session_module
+    from hazard.table.live import fair_hands
 
     servers = (hashlib.sha256(f"server {n}".encode()).digest() for n in itertools.count())
-    monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
+    monkeypatch.setattr(fair_hands, "new_server_seed", lambda: next(servers))
     session = start(store, dice=DiceKind.FAIR)
     sit(session, ("Ann", 1000), ("Bob", 1000, BotPolicy.BYSTANDER))
     tries: list[int] = []
@@ -1399,7 +1399,7 @@ def test_a_server_grinding_a_bots_seed_has_nothing_left_to_grind_against(
                 return candidate
         raise AssertionError("no seed found")
 
-    monkeypatch.setattr(session_module, "new_client_seed", grind)
+    monkeypatch.setattr(fair_hands, "new_client_seed", grind)
     seeded: set[int] = set()
     for _ in range(3000):  # until hand 3 is committed
         assert session.fair is not None

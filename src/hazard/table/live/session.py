@@ -7,6 +7,9 @@ killed at any instant leaves a record that replays to the last action it acknowl
 A front end hands :meth:`Session.act` what a person typed (or the action it built) and who typed it; the
 session does the rest: a throw of the game's own dice, a stake the caster names against the bank, a late bet
 a bot caster accepts, the bots' own moves (:meth:`Session.bots_act`), and corrections by the referee.
+
+What the fair dice write, hand by hand, is decided in :mod:`hazard.table.live.fair_hands`, and a correction
+is tried in :mod:`hazard.table.live.corrections` before it is written; the session writes them.
 """
 
 from __future__ import annotations
@@ -16,22 +19,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from hazard.core.dice import Roll
-from hazard.core.errors import HazardError, IllegalError, InvalidError
-from hazard.table.fair.commit_reveal import (
-    ClientSeeded,
-    Committed,
-    FairNote,
-    FairState,
-    HandOpened,
-    Revealed,
-    check_client_seed,
-    client_seed_of,
-    commitment,
-    fair_throw,
-    new_client_seed,
-    new_server_seed,
-)
+from hazard.core.errors import HazardError, IllegalError
+from hazard.table.fair.commit_reveal import FairNote, FairState, Revealed
 from hazard.table.fair.dice import DiceKind, DiceSource, dice_for
+from hazard.table.live.corrections import try_correction
+from hazard.table.live.fair_hands import (
+    first_hand,
+    hand_in_play,
+    hand_opening,
+    kept_secret,
+    next_commitment,
+    seed_note,
+    seeds_to_draw,
+    throw_of,
+)
 from hazard.table.live.timeline import (
     Correction,
     Entry,
@@ -40,13 +41,11 @@ from hazard.table.live.timeline import (
     Recorded,
     ReplayedGame,
     Timeline,
-    check_correction,
-    effective_actions,
     fair_ledger,
     load_game,
     replay,
 )
-from hazard.table.record.keys import check_seating, now_text
+from hazard.table.record.keys import check_seating
 from hazard.table.record.store import GameStore, StaleError
 from hazard.table.rules.actions import (
     DICE,
@@ -150,11 +149,8 @@ class Session:
             moves.append((by, sit))
             opened.append((by, sit, events))
         if dice is DiceKind.FAIR:
-            # The first hand's seed is drawn and committed when the game starts: after the seeds drawn for
-            # the players seated with it, so that the server chooses nothing once it has committed.
-            notes: list[FairNote] = [ClientSeeded(p.name, new_client_seed()) for p in table.players]
-            secret = new_server_seed()
-            notes.append(Committed(1, commitment(secret)))
+            # The first hand's seed is drawn and committed when the game starts, after the players' seeds.
+            notes, secret = first_hand(table.players)
             for note in notes:
                 moves.append((DICE, note))
                 opened.append((DICE, note, ()))
@@ -208,23 +204,8 @@ class Session:
             fair=replayed.ledger.state if info.dice is DiceKind.FAIR else None,
             closed=replayed.closed,
         )
-        session.secret = session._kept_secret()
+        session.secret = kept_secret(session)
         return session
-
-    def _kept_secret(self) -> bytes | None:
-        """The seed of the fair hand committed and not yet revealed, from the record's keeping."""
-        hand = None if self.fair is None else self.fair.current
-        if hand is None:
-            return None
-        if self.secret is not None and commitment(self.secret) == hand.commitment:
-            return self.secret  # the hand this session already holds: nothing to read, nothing to open
-        secret = self.store.secret(self.game, hand.number)
-        if secret is None or commitment(secret) != hand.commitment:
-            raise InvalidError(
-                f"record of game {self.game} is corrupt: the seed of hand {hand.number}, committed to and "
-                "not yet revealed, is not kept (or is not the one committed to), so its dice cannot go on"
-            )
-        return secret
 
     @property
     def game(self) -> int:
@@ -379,79 +360,26 @@ class Session:
         return [*done, *self._fair_throw(thrower, client)]
 
     def _fair_throw(self, thrower: Actor, client: str | None) -> list[Recorded]:
-        """Throw the fair dice: the hand's client seed fixed at its first throw, then the throw its seeds and
-        nonce give.
-
-        The client seed is the seeds the players seated now have, in seat order. Nothing is drawn here, after
-        the commitment: a seed the server drew now could be tried against its committed seed until the
-        throws suited it. Seeds are drawn before each commitment (:meth:`_draw_seeds`); a newcomer seated
-        since this hand's commitment who set none has no part in it.
-        """
+        """Throw the fair dice (:mod:`hazard.table.live.fair_hands`): the hand's client seed fixed at its
+        first throw, then the throw its seeds and nonce give. Seeds are drawn before each commitment, never
+        here (:meth:`_next_hand`)."""
         assert self.fair is not None
-        hand = self.fair.current
-        if hand is None:
-            raise InvalidError(
-                f"record of game {self.game} is corrupt: no hand of the fair dice is committed"
-            )
+        hand_in_play(self)
         # The seed held must be this hand's (one SHA-256): a catch-up that could not open the next hand's
         # seed (another process's key) must not leave the last hand's seed to throw with.
-        self.secret = self._kept_secret()
+        self.secret = kept_secret(self)
         assert self.secret is not None
-        done = []
-        if hand.client_seed is None:
-            seeds = [self.fair.seed_of(player.name) for player in self.table.players]
-            parts = [seed for seed in seeds if seed is not None]
-            done.append(self._note(HandOpened(hand.number, client_seed_of(parts)), DICE))
-            hand = self.fair.current
-            assert hand is not None
-            assert hand.client_seed is not None
-        roll = fair_throw(self.secret, hand.client_seed, len(hand.throws))
-        return [*done, self._record(roll, thrower, client=client)]
-
-    def _draw_seeds(self) -> None:
-        """Before a commitment: a seed drawn by the dice for each seated player who has none yet."""
-        for player in self.table.players:
-            assert self.fair is not None
-            if self.fair.seed_of(player.name) is None:
-                self._note(ClientSeeded(player.name, new_client_seed()), DICE)
+        opening = hand_opening(self.fair, self.table)
+        done = [] if opening is None else [self._note(opening, DICE)]
+        hand = self.fair.current
+        assert hand is not None
+        return [*done, self._record(throw_of(self.secret, hand), thrower, client=client)]
 
     def set_seed(self, request: SetSeed, *, by: Actor, client: str | None = None) -> Recorded:
         """Set a player's own seed for the fair dice, from the hand committed now on: by him, or by the
         referee; once a hand, before its first throw (``request.hand``, where given, must be that hand)."""
         check_open(self.closed, self.game, f"seed for {request.player}")
-        if self.fair is None:
-            raise IllegalError(
-                f"illegal seed for {request.player} in game {self.game}: its dice are "
-                f"{self.info.dice.describe(self.info.seed)}, not fair dice, and take no seed of a player's"
-            )
-        player = self.table.player(request.player).name
-        if not acts_for(by, player):
-            raise ActorError(f"illegal seed for {player} by {by}: a player sets only his own seed")
-        seed = check_client_seed(request.seed)
-        hand = self.fair.current
-        if hand is None:
-            raise InvalidError(
-                f"record of game {self.game} is corrupt: no hand of the fair dice is committed"
-            )
-        what = f"illegal seed for {player} in hand {hand.number}"
-        if request.hand is not None and request.hand != hand.number:
-            when = "is over" if request.hand < hand.number else "is not committed yet"
-            raise IllegalError(
-                f"illegal seed for {player} for hand {request.hand}: that hand {when}; the dice are "
-                f"committed to hand {hand.number} now"
-            )
-        if hand.client_seed is not None:
-            raise IllegalError(
-                f"{what}: its dice have been thrown with the seeds fixed at its first throw; set a seed "
-                "between hands, once the dice pass"
-            )
-        already = self.fair.fresh_entry(player)
-        if already is not None:
-            raise IllegalError(
-                f"{what}: {player}'s seed for this hand is set already (entry {already}); a seat sets one "
-                "seed a hand"
-            )
-        return self._note(ClientSeeded(player, seed), by, client=client)
+        return self._note(seed_note(self, request, by=by), by, client=client)
 
     def _note(
         self,
@@ -506,9 +434,10 @@ class Session:
         hand = self.fair.current
         assert hand is not None
         self._note(Revealed(hand.number, self.secret.hex()), DICE)
-        self._draw_seeds()
-        secret = new_server_seed()
-        self._note(Committed(hand.number + 1, commitment(secret)), DICE, secret=(hand.number + 1, secret))
+        for seed in seeds_to_draw(self.fair, self.table.players):
+            self._note(seed, DICE)
+        committed, secret = next_commitment(hand.number + 1)
+        self._note(committed, DICE, secret=(hand.number + 1, secret))
         self.secret = secret
 
     def _append(
@@ -574,7 +503,7 @@ class Session:
         self.table = self.timeline.table
         if self.fair is not None:
             self.fair = self.timeline.fair
-            self.secret = self._kept_secret()  # another writer may have committed the next hand's seed
+            self.secret = kept_secret(self)  # another writer may have committed the next hand's seed
         self.news.extend(caught)
         return caught
 
@@ -635,33 +564,9 @@ class Session:
         Only the referee corrects the record. A correction that would leave a game that does not replay is
         refused and nothing is written. Returns the entry corrected, the correction, and the new table.
         """
-        if target is None:
-            standing = effective_actions(self.entries)
-            if not standing:
-                raise IllegalError("illegal undo: no action stands in the record yet")
-            target = standing[-1][0]
-        check_open(self.closed, self.game, f"correction of entry {target}")
-        seq = len(self.entries) + 1
-        check_correction(self.entries, target, seq, by)
-        if self.fair is not None and isinstance(self.entries[target - 1].item, Roll):
-            raise IllegalError(
-                f"illegal correction of entry {target}: it is a throw of the fair dice, which stand as "
-                "thrown (every later throw of its hand comes from the nonce after it)"
-            )
-        if isinstance(replacement, Roll) and self.info.dice.own:
-            raise IllegalError(
-                f"illegal correction of entry {target}: game {self.game} throws its own "
-                f"{self.info.dice.describe(self.info.seed)}, so no throw can be named for it"
-            )
-        correction = Correction(target, replacement)
-        trial = [*self.entries, Entry(seq, now_text(), by, correction)]
-        assert self.timeline is not None
-        try:
-            table, timeline = self.timeline.corrected(trial, target)
-        except InvalidError as error:
-            raise IllegalError(f"illegal correction of entry {target}: {error}") from None
-        entry = self._append(by, correction)
-        timeline.entries[-1] = entry  # as written: its time is the record's
-        self.table, self.timeline = table, timeline
+        tried = try_correction(self, target, replacement, by=by)
+        entry = self._append(by, tried.correction)
+        tried.timeline.entries[-1] = entry  # as written: its time is the record's
+        self.table, self.timeline = tried.table, tried.timeline
         self.news.append(Recorded(entry, ()))
-        return self.entries[target - 1], entry, self.table
+        return self.entries[tried.target - 1], entry, self.table
