@@ -1,63 +1,89 @@
-"""The players seated before each hand of an export, and their seeds, read on entry by entry hand by hand.
+"""The players seated before each hand of an export, in seat order, and their seeds, read on entry by entry.
 
-The verifier (:mod:`hazard.table.fair.verify`) asks, for each hand in turn, who sat before it began and with
-which seed. Asking the whole list of entries again for each hand, or finding a player's place in the seat
-order by a scan, makes an export of many hands or many players take time growing with the square of its
-size (a 7 MB file of 40,000 players took 87 s); reading each sit and seed entry once, into dictionaries,
-keeps it linear.
+The verifier (:mod:`hazard.table.fair.verify`) asks, for each hand in turn, who sat before it began, in which
+order, and with which seed. The order comes from the entries themselves, by the table's own rules
+(:mod:`hazard.core.seats`): a ``sit`` puts the newcomer at the caster's right, a ``leave`` (a player's own, or
+the host's removal) takes him away, handing the dice on where he held them, and every ``reveal`` ends a hand
+because the dice passed to the caster's left. (Not the export's final ``state``: a player who left is not in
+it, and one who sat again sits elsewhere.) Each sit, leave, reveal and seed entry is read once, so an export
+of many hands or many players takes time growing with its size.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["SeatsBefore"]
+from hazard.core.seats import newcomer_place, next_in_turn
+
+__all__ = ["SeatMove", "SeatsBefore"]
+
+
+class SeatMove(enum.Enum):
+    """An entry that changes the seat order or who casts."""
+
+    SIT = "sit"
+    LEAVE = "leave"
+    PASS = "reveal"
+    """A hand's reveal: the dice passed (with the leave before it, where the caster left)."""
 
 
 @dataclass(slots=True)
 class SeatsBefore:
-    """The sit and client-seed entries of an export (each list in the order of the entries), read up to
-    each hand's beginning in turn; ``place`` is each player's place in the final seat order (his first, if
-    he is there twice)."""
+    """The seat moves and client-seed entries of an export (each list in the order of the entries), read up
+    to each hand's beginning in turn."""
 
-    sits: Sequence[tuple[int, str]]
-    """Each sit entry: its sequence number and the player."""
+    moves: Sequence[tuple[int, SeatMove, str]]
+    """Each sit, leave and reveal entry: its sequence number, what it does, and the player (``""`` for a
+    reveal)."""
     seeds: Sequence[tuple[int, str, str, bool]]
     """Each client-seed entry: its sequence number, the player, the seed, whether it is his own."""
-    seat_order: Sequence[str]
-    place: dict[str, int] = field(init=False, default_factory=dict)
+    order: list[str] = field(init=False, default_factory=list)
+    """The players seated so far, in seat order."""
+    caster: str | None = field(init=False, default=None)
     seated: dict[str, int] = field(init=False, default_factory=dict)
-    """Each player seated so far, with his latest sit entry, in the order they first sat."""
+    """Each player seated now, with his sit entry."""
     latest: dict[str, tuple[int, str, bool]] = field(init=False, default_factory=dict)
     """Each player's latest seed so far: its entry, the seed, whether it is his own."""
+    _handed_on: bool = field(init=False, default=False)
+    """The caster left and the dice went on with him: the reveal that follows moves them no further."""
     _read_to: int = field(init=False, default=0)
-    _sit: int = field(init=False, default=0)
+    _move: int = field(init=False, default=0)
     _seed: int = field(init=False, default=0)
 
-    def __post_init__(self) -> None:
-        for at, name in enumerate(self.seat_order):
-            self.place.setdefault(name, at)
-
-    def before(self, seq: int) -> list[str]:
-        """Read on to entry ``seq`` (not including it): :attr:`seated` and :attr:`latest` are then those of
-        the moment before it. The players first seated since the last call, in order of sitting."""
+    def before(self, seq: int) -> None:
+        """Read on to entry ``seq`` (not including it): :attr:`order`, :attr:`seated` and :attr:`latest` are
+        then those of the moment before it."""
         if seq < self._read_to:  # hands begin in order, so the verifier never asks; read again all the same
-            self.seated, self.latest, self._sit, self._seed = {}, {}, 0, 0
+            self.order, self.caster, self.seated, self.latest = [], None, {}, {}
+            self._handed_on, self._move, self._seed = False, 0, 0
         self._read_to = seq
-        new: list[str] = []
-        while self._sit < len(self.sits) and self.sits[self._sit][0] < seq:
-            sat, name = self.sits[self._sit]
-            if name not in self.seated:
-                new.append(name)
-            self.seated[name] = sat
-            self._sit += 1
+        while self._move < len(self.moves) and self.moves[self._move][0] < seq:
+            at, move, name = self.moves[self._move]
+            self._play(at, move, name)
+            self._move += 1
         while self._seed < len(self.seeds) and self.seeds[self._seed][0] < seq:
             at, player, seed, own = self.seeds[self._seed]
             self.latest[player] = (at, seed, own)
             self._seed += 1
-        return new
 
-    def in_seat_order(self) -> list[str]:
-        """The players of :attr:`seated` in seat order (each is in the seat order: the caller checks it)."""
-        return sorted(self.seated, key=self.place.__getitem__)
+    def _play(self, at: int, move: SeatMove, name: str) -> None:
+        # A sit of one seated already, or a leave of one not seated, the table refuses: it moves nobody.
+        if move is SeatMove.SIT and name not in self.seated:
+            self.order.insert(newcomer_place(self.order, self.caster), name)
+            self.seated[name] = at
+            if self.caster is None:
+                self.caster = name
+        elif move is SeatMove.LEAVE and name in self.seated:
+            if name == self.caster:
+                after = next_in_turn(self.order, name)
+                self._handed_on = after != name  # alone, he takes the dice with him: no hand ends
+                self.caster = after if self._handed_on else None
+            self.order.remove(name)
+            del self.seated[name]
+        elif move is SeatMove.PASS:
+            if self._handed_on:
+                self._handed_on = False
+            elif self.caster is not None:
+                self.caster = next_in_turn(self.order, self.caster)
