@@ -14,9 +14,10 @@ scheme):
   that is not a failure;
 - **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
   every player whose ``sit`` entry comes before the ``hand-opened`` entry and who has a ``client-seed`` entry
-  before it, in seat order, each with the seed of his latest one, joined by commas. Players only ever sit down, never leave,
-  and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
-  players in the export's final ``state``, keeping those seated at that moment. Each part whose
+  before it, in seat order, each with the seed of his latest one, joined by commas. The seat order is read
+  from the ``sit``, ``leave`` and ``reveal`` entries by the table's own rules
+  (:mod:`hazard.table.fair.verify_seats`), and at the end the export's final ``state`` must seat the players
+  the entries leave seated, in that order. Each part whose
   ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
   after the hand's commitment is named in :attr:`HandCheck.chosen`, with a warning where there is none;
 - **when the seeds were set** (:mod:`hazard.table.fair.seed_order`): no seed drawn by the dice between the hand's
@@ -28,7 +29,7 @@ scheme):
   (:func:`~hazard.table.fair.commit_reveal.fair_throw`). No throw entry comes before the first hand began, and no
   ``correction`` entry touches a throw or a fair-dice entry (those are the server's, not the referee's);
 - the export's ``hands`` are numbered 1, 2, ... and every fair-dice entry names one of them, once for each
-  kind of entry.
+  kind of entry; and, after every hand, the final ``state``'s seat order (above).
 
 The checks run in that order, hand after hand, and the first that fails is the
 :attr:`Verification.problem`, in words naming the hand, the entry and what does not match. Input that is not
