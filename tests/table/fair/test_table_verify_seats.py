@@ -67,7 +67,10 @@ def _parts(session: Session) -> list[str]:
     return [name for name in _seats(session) if session.fair.seed_of(name) is not None]
 
 
-def _played(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[dict[str, Any], dict[int, list[str]]]:
+Played = tuple[dict[str, Any], dict[int, list[str]]]
+
+
+def played_with_leaves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Played:
     """A fair game where Ann sits, plays, leaves and sits again, Cat sits at the caster's right and leaves
     holding the dice, and the host removes Dan; its export, and at each hand's first throw the seated players
     with a seed, in seat order."""
@@ -91,7 +94,7 @@ def _played(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[dict[str, 
 
 
 def _play(session: Session) -> dict[int, list[str]]:
-    """The game :func:`_played` describes; at each hand's first throw, the seated with a seed."""
+    """The game :func:`played_with_leaves` describes; at each hand's first throw, the seated with a seed."""
     orders: dict[int, list[str]] = {}
 
     def sit(name: str) -> None:
@@ -135,7 +138,7 @@ def _play(session: Session) -> dict[int, list[str]]:
 def test_a_fair_game_whose_players_leave_and_sit_again_verifies(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    data, orders = _played(monkeypatch, tmp_path)
+    data, orders = played_with_leaves(monkeypatch, tmp_path)
     result = verify_game(data)
     assert result.ok, result.problem
     assert result.hands == len(data["hands"]) - 1
@@ -150,7 +153,7 @@ def test_a_fair_game_whose_players_leave_and_sit_again_verifies(
 
 
 def test_its_seeds_changed_or_reordered_are_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    data, _ = _played(monkeypatch, tmp_path)
+    data, _ = played_with_leaves(monkeypatch, tmp_path)
     opened = [line["entry"] for line in data["entries"] if line["entry"]["type"] == "hand-opened"]
     swapped = copy.deepcopy(data)
     first, second, *rest = opened[2]["client_seed"].split(",")
