@@ -965,6 +965,37 @@ def test_many_seated_players_verify_in_linear_time() -> None:
     assert result.unrevealed == (1,)
 
 
+def _newcomers_export(count: int) -> Export:
+    """Ann and Bob sit, the dice pass to Bob, last in the seat order, and ``count`` newcomers each sit at his
+    right: each newcomer's place, found by a scan of the seat order, is at its far end."""
+    entries: list[dict[str, Any]] = []
+    committed = commitment(SEEDS[0])
+    _line(entries, {"type": "commit", "hand": 1, "commitment": committed})
+    for name in ("Ann", "Bob"):
+        _line(entries, {"type": "sit", "name": name}, name)
+    _line(entries, {"type": "reveal", "hand": 1, "server_seed": SEEDS[0].hex()})
+    _line(entries, {"type": "commit", "hand": 2, "commitment": committed})
+    names = [f"p{i}" for i in range(count)]
+    for name in names:
+        _line(entries, {"type": "sit", "name": name}, name)
+    hand = {"commitment": committed, "client_seed": None, "throws": []}
+    return {
+        "game": {"dice": "fair"},
+        "entries": entries,
+        "hands": [
+            {**hand, "hand": 1, "server_seed": SEEDS[0].hex()},
+            {**hand, "hand": 2, "server_seed": None},
+        ],
+        "state": {"players": [{"name": name} for name in ("Ann", *names, "Bob")]},
+    }
+
+
+def test_many_newcomers_at_the_casters_right_verify_in_linear_time() -> None:
+    result = _verified_in_linear_time(_newcomers_export, 5_000)
+    assert result.ok, result.problem
+    assert result.unrevealed == (2,)
+
+
 def _hands_export(count: int) -> Export:
     entries: list[dict[str, Any]] = []
     hands: list[dict[str, Any]] = []

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from hazard.core.rulesets import find_ruleset
-from hazard.core.seats import newcomer_place, next_in_turn
 from hazard.table import (
     REFEREE,
     Access,
@@ -173,12 +172,3 @@ def test_its_seeds_changed_or_reordered_are_named(monkeypatch: pytest.MonkeyPatc
     stated = copy.deepcopy(data)
     stated["state"]["players"].reverse()
     assert str(verify_game(stated).problem).startswith("the game's state seats ")
-
-
-def test_the_table_and_the_verifier_seat_a_newcomer_by_one_rule() -> None:
-    """:mod:`hazard.core.seats`: at the caster's right, last from him; the dice go to his left."""
-    assert newcomer_place([], None) == 0
-    assert newcomer_place(["Ann", "Bob"], "Ann") == 2
-    assert newcomer_place(["Ann", "Bob", "Cat"], "Cat") == 2
-    assert next_in_turn(["Ann", "Bob"], "Bob") == "Ann"
-    assert next_in_turn(["Ann"], "Ann") == "Ann"

@@ -465,7 +465,7 @@ class _Verifier:
         self.seats.before(opened.seq)
         latest = self.seats.latest
         # A player seated with no seed yet (a newcomer since the commitment who set none) has no part.
-        order = [name for name in self.seats.order if name in latest]
+        order = [name for name in self.seats.ring.names() if name in latest]
         made = ",".join(latest[name][1] for name in order)
         if made != opened.value:
             names = ", ".join(map(_shown, order)) or "nobody"
@@ -482,7 +482,7 @@ class _Verifier:
     def _check_state(self) -> None:
         """The export's final state seats the players its entries leave seated, in the same order."""
         self.seats.before(max(self.export.kinds, default=0) + 1)
-        order, stated = self.seats.order, list(self.export.seat_order)
+        order, stated = self.seats.ring.names(), list(self.export.seat_order)
         if stated != order:
             named = set(stated)
             missing = next((name for name in order if name not in named), None)

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hazard.core.seats import newcomer_place, next_in_turn
+from hazard.core.seats import SeatRing
 
 __all__ = ["SeatMove", "SeatsBefore"]
 
@@ -39,8 +39,8 @@ class SeatsBefore:
     reveal)."""
     seeds: Sequence[tuple[int, str, str, bool]]
     """Each client-seed entry: its sequence number, the player, the seed, whether it is his own."""
-    order: list[str] = field(init=False, default_factory=list)
-    """The players seated so far, in seat order."""
+    ring: SeatRing = field(init=False, default_factory=SeatRing)
+    """The players seated now, in seat order (:meth:`SeatRing.names`)."""
     caster: str | None = field(init=False, default=None)
     seated: dict[str, int] = field(init=False, default_factory=dict)
     """Each player seated now, with his sit entry."""
@@ -53,10 +53,10 @@ class SeatsBefore:
     _seed: int = field(init=False, default=0)
 
     def before(self, seq: int) -> None:
-        """Read on to entry ``seq`` (not including it): :attr:`order`, :attr:`seated` and :attr:`latest` are
+        """Read on to entry ``seq`` (not including it): :attr:`ring`, :attr:`seated` and :attr:`latest` are
         then those of the moment before it."""
         if seq < self._read_to:  # hands begin in order, so the verifier never asks; read again all the same
-            self.order, self.caster, self.seated, self.latest = [], None, {}, {}
+            self.ring, self.caster, self.seated, self.latest = SeatRing(), None, {}, {}
             self._handed_on, self._move, self._seed = False, 0, 0
         self._read_to = seq
         while self._move < len(self.moves) and self.moves[self._move][0] < seq:
@@ -71,19 +71,19 @@ class SeatsBefore:
     def _play(self, at: int, move: SeatMove, name: str) -> None:
         # A sit of one seated already, or a leave of one not seated, the table refuses: it moves nobody.
         if move is SeatMove.SIT and name not in self.seated:
-            self.order.insert(newcomer_place(self.order, self.caster), name)
+            self.ring.sit(name, self.caster)
             self.seated[name] = at
             if self.caster is None:
                 self.caster = name
         elif move is SeatMove.LEAVE and name in self.seated:
             if name == self.caster:
-                after = next_in_turn(self.order, name)
+                after = self.ring.next_in_turn(name)
                 self._handed_on = after != name  # alone, he takes the dice with him: no hand ends
                 self.caster = after if self._handed_on else None
-            self.order.remove(name)
+            self.ring.leave(name)
             del self.seated[name]
         elif move is SeatMove.PASS:
             if self._handed_on:
                 self._handed_on = False
             elif self.caster is not None:
-                self.caster = next_in_turn(self.order, self.caster)
+                self.caster = self.ring.next_in_turn(self.caster)
