@@ -25,6 +25,7 @@ from hazard.table import (
     ThrowDice,
     game_json,
     load_game,
+    parse_action,
     table_paytable,
 )
 from hazard.table.fair.verify import verify_game
@@ -172,3 +173,36 @@ def test_its_seeds_changed_or_reordered_are_named(monkeypatch: pytest.MonkeyPatc
     stated = copy.deepcopy(data)
     stated["state"]["players"].reverse()
     assert str(verify_game(stated).problem).startswith("the game's state seats ")
+
+
+def test_a_fair_game_whose_sits_and_leaves_were_corrected_verifies(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The referee voids a sit and a leave, and puts a sit in a stake's place: the table replays the game
+    through each, and so does the verifier's seat order."""
+    clients = (f"{n:016x}" for n in itertools.count(1))
+    monkeypatch.setattr(session_module, "new_client_seed", lambda: next(clients))
+    store = GameStore.open(str(tmp_path / "games.db"))
+    rules = find_ruleset("wikipedia")
+    paytable, _ = table_paytable(rules)
+    session = Session.start(store, TableSpec(rules, paytable, dice=DiceKind.FAIR, kind=GameKind.PLAY))
+    for name in ("Ann", "Bob", "Cat"):
+        session.act(f"sit {name} {Fraction(100)}", by=Actor.player(name))
+    session.correct(len(session.entries), by=REFEREE)  # Cat's sit, void
+    _to_next_hand(session)
+    session.act("leave", by=Actor.player("Ann"))
+    session.correct(len(session.entries), by=REFEREE)  # Ann's leave, void: she is back in her seat
+    session.act(f"sit Dan {Fraction(100)}", by=Actor.player("Dan"))
+    session.act("stake Ann 1", by=Actor.player("Ann"))
+    replacement = parse_action(f"sit Eve {Fraction(100)}", by=REFEREE, players=_seats(session))
+    session.correct(len(session.entries), replacement, by=REFEREE)  # a sit in the stake's place
+    assert _seats(session) == ["Ann", "Dan", "Eve", "Bob"]
+    for name in ("Dan", "Eve"):
+        session.act(f"seed {name.lower()}-2", by=Actor.player(name))
+    _to_next_hand(session)
+    _to_next_hand(session)
+    data = game_json(load_game(store, session.game))
+    store.close()
+    result = verify_game(data)
+    assert result.ok, result.problem
+    assert data["hands"][1]["client_seed"].split(",")[1:3] == ["dan-2", "eve-2"]

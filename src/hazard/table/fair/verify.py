@@ -60,7 +60,7 @@ from hazard.table.fair.seed_order import DICE, FreshSeed, SeedEntry, SeedOrder, 
 from hazard.table.fair.seed_order import shown as _shown
 from hazard.table.fair.verification import HandCheck, Verification
 from hazard.table.fair.verification import plural as _plural
-from hazard.table.fair.verify_seats import SeatMove, SeatsBefore
+from hazard.table.fair.verify_seats import Edit, SeatMove, SeatsBefore
 
 __all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
 
@@ -160,7 +160,7 @@ class _Export:
     rolls: dict[int, Roll]
     """Each throw entry's roll."""
     moves: tuple[tuple[int, SeatMove, str], ...]
-    """Each sit, leave and reveal entry: its number, what it does to the seats, and the player."""
+    """Each sit, leave, reveal and correction entry: its number, what it does to the seats, the player."""
     seeds: tuple[tuple[int, str, str, bool], ...]
     """Each client-seed entry: its sequence number, the player, the seed, and whether it is the player's own
     (entered by anyone but the dice, who enter the seeds they draw)."""
@@ -176,6 +176,8 @@ class _Export:
     closed: bool = False
     """Whether the game is closed (the export's ``closed``; an export without it is of a game still open)."""
     game: int | None = None
+    edits: dict[int, Edit] = field(default_factory=dict)
+    """Each correction entry's target and the sit or leave it puts there, by its number."""
 
 
 _NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
@@ -196,8 +198,6 @@ def _read_export(data: object) -> _Export:
     closed = top.get("closed", False)
     if not isinstance(closed, bool):
         _invalid("closed", closed, "true or false")
-    number = game.get("id")
-    number = number if isinstance(number, int) and not isinstance(number, bool) else None
     hands = tuple(
         _read_hand(item, f"hands[{i}]")
         for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
@@ -207,7 +207,7 @@ def _read_export(data: object) -> _Export:
     moves: list[tuple[int, SeatMove, str]] = []
     seeds: list[tuple[int, str, str, bool]] = []
     notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
-    corrections: list[tuple[int, int]] = []
+    edits: dict[int, Edit] = {}
     setters: dict[int, str] = {}
     last = 0
     for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
@@ -245,7 +245,8 @@ def _read_export(data: object) -> _Export:
             if kind == "reveal":  # the dice passed: the hand ended
                 moves.append((seq, SeatMove.PASS, ""))
         elif kind == "correction":
-            corrections.append((seq, _whole(_key(entry, "target", where), f"{where}.target", 1)))
+            edits[seq] = _edit(entry, where)
+            moves.append((seq, SeatMove.CORRECT, ""))
     return _Export(
         hands=hands,
         kinds=kinds,
@@ -253,12 +254,31 @@ def _read_export(data: object) -> _Export:
         moves=tuple(moves),
         seeds=tuple(seeds),
         notes={kind: tuple(found) for kind, found in notes.items()},
-        corrections=tuple(corrections),
+        corrections=tuple((seq, target) for seq, (target, _) in edits.items()),
+        edits=edits,
         seat_order=_state_order(top),
         setters=setters,
         closed=closed,
-        game=number,
+        game=_game_id(game),
     )
+
+
+def _game_id(game: Mapping[str, Any]) -> int | None:
+    """The game's number, where the export gives one."""
+    number = game.get("id")
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
+def _edit(entry: Mapping[str, Any], where: str) -> Edit:
+    """A correction entry's target, and the sit or leave its replacement is (None: none, or another
+    action, whose form the verifier does not read)."""
+    target = _whole(_key(entry, "target", where), f"{where}.target", 1)
+    replacement = entry.get("replacement")
+    if isinstance(replacement, Mapping) and replacement.get("type") in _SEAT_MOVES:
+        whom = _SEAT_MOVES[replacement["type"]]
+        at = f"{where}.replacement"
+        return target, (SeatMove(replacement["type"]), _text(_key(replacement, whom, at), f"{at}.{whom}"))
+    return target, None
 
 
 def _state_order(top: Mapping[str, Any]) -> tuple[str, ...]:
@@ -332,7 +352,7 @@ class _Verifier:
         # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
-        self.seats = SeatsBefore(export.moves, export.seeds)  # read on hand by hand
+        self.seats = SeatsBefore(export.moves, export.seeds, export.edits)  # read on hand by hand
         self.seed_order = SeedOrder(
             [SeedEntry(seq, player, seed, export.setters[seq]) for seq, player, seed, _ in export.seeds]
         )
