@@ -200,6 +200,14 @@ def test_a_fair_game_whose_sits_and_leaves_were_corrected_verifies(
     for name in ("Dan", "Eve"):
         session.act(f"seed {name.lower()}-2", by=Actor.player(name))
     _to_next_hand(session)
+    caster, leave = session.table.caster, len(session.entries) + 1
+    session.act("leave", by=Actor.player(str(caster)))  # the caster: his hand ends with it
+    assert _hand(session) == 4
+    session.correct(leave, by=REFEREE)  # his leave, void: the hand it ended stays ended
+    assert session.table.caster == caster  # he holds the dice again, in the next hand
+    session.act(f"sit Fay {Fraction(100)}", by=Actor.player("Fay"))  # at his right
+    session.act("seed fay-4", by=Actor.player("Fay"))
+    _to_next_hand(session)
     _to_next_hand(session)
     data = game_json(load_game(store, session.game))
     store.close()

@@ -59,8 +59,9 @@ class SeatsBefore:
     """The sit and leave entries: a correction of one of them moves the seats."""
     _edited: dict[int, tuple[SeatMove, str] | None] = field(init=False, default_factory=dict)
     """The corrections read so far that touch the seats: each target, and the move it holds now."""
-    _handed_on: bool = field(init=False, default=False)
-    """The caster left and the dice went on with him: the reveal that follows moves them no further."""
+    _after_leave: set[int] = field(init=False, default_factory=set)
+    """The entries just after a leave: a reveal there ends the hand of a caster who left, the dice handed on
+    with his leave already (or, where it is void, not at all); a leave of another ends no hand."""
     _read_to: int = field(init=False, default=0)
     _move: int = field(init=False, default=0)
     _seed: int = field(init=False, default=0)
@@ -68,6 +69,7 @@ class SeatsBefore:
     def __post_init__(self) -> None:
         seats = (SeatMove.SIT, SeatMove.LEAVE)
         self._seat_entries = {seq for seq, move, _ in self.moves if move in seats}
+        self._after_leave = {seq + 1 for seq, move, _ in self.moves if move is SeatMove.LEAVE}
 
     def before(self, seq: int) -> None:
         """Read on to entry ``seq`` (not including it): :attr:`ring`, :attr:`seated` and :attr:`latest` are
@@ -89,7 +91,7 @@ class SeatsBefore:
             self._seed += 1
 
     def _restart(self) -> None:
-        self.ring, self.caster, self.seated, self._handed_on = SeatRing(), None, {}, False
+        self.ring, self.caster, self.seated = SeatRing(), None, {}
 
     def _correct(self, at: int) -> None:
         """A correction that voids or replaces a sit or a leave, or puts one in another action's place: the
@@ -119,14 +121,10 @@ class SeatsBefore:
             if self.caster is None:
                 self.caster = name
         elif move is SeatMove.LEAVE and name in self.seated:
-            if name == self.caster:
+            if name == self.caster:  # the dice to his left; alone, he takes them with him
                 after = self.ring.next_in_turn(name)
-                self._handed_on = after != name  # alone, he takes the dice with him: no hand ends
-                self.caster = after if self._handed_on else None
+                self.caster = after if after != name else None
             self.ring.leave(name)
             del self.seated[name]
-        elif move is SeatMove.PASS:
-            if self._handed_on:
-                self._handed_on = False
-            elif self.caster is not None:
-                self.caster = self.ring.next_in_turn(self.caster)
+        elif move is SeatMove.PASS and at not in self._after_leave and self.caster is not None:
+            self.caster = self.ring.next_in_turn(self.caster)
