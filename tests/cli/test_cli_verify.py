@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, run, survives
 from tests.paths import DOCS
 from tests.table.fair.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
+from tests.table.fair.test_table_verify_seats import played_with_leaves
 
 FAIRNESS = DOCS / "fairness.md"
 INTACT = (
@@ -75,6 +76,18 @@ def test_a_whole_export_verifies(capsys: pytest.CaptureFixture[str], tmp_path: P
         "these throws"
     )
     assert lines[5].startswith("warning: this export carries no chain digests")  # built here, not by a server
+
+
+def test_a_game_whose_players_left_verifies(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A fair game played through the table where players leave, are removed and sit again (its seat order
+    before each hand read from the entries): both verifiers pass it."""
+    data, _ = played_with_leaves(monkeypatch, tmp_path)
+    path = _write(tmp_path / "game.json", data)
+    code, lines, err = _verify(capsys, str(path))
+    assert (code, err) == (0, ""), lines
+    assert _reference(path) == (0, lines[-1])
 
 
 def test_every_hand_revealed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -381,6 +381,13 @@ def _seat_order(data: Export) -> None:
     data["state"]["players"].reverse()
 
 
+def _seeds_in_another_order(data: Export) -> None:
+    """Hand 1's client seed made of Bob's seed and then Ann's: not the seat order, Ann first."""
+    swapped = f"{DRAWN},ann-seed"
+    opened = entry(data, seq_of(data, "hand-opened", hand=1))
+    data["hands"][0]["client_seed"] = opened["client_seed"] = swapped
+
+
 def _nonce(data: Export) -> None:
     data["hands"][0]["throws"][1]["nonce"] = 2
 
@@ -543,7 +550,16 @@ TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
         _client_seed_and_the_players_seed,
         r"^hand 1, throw entry 8 \(nonce 0\): the seeds",
     ),
-    "the seat order": (_seat_order, r"^hand 1: its client seed .* is not what .* in seat order \(Bob, Ann\)"),
+    "the seat order": (
+        _seat_order,
+        r"^the game's state seats Bob, Cat, Ann in seat order, but its entries leave Ann, Cat, Bob seated, "
+        r"in that order$",
+    ),
+    "the seeds in another order": (
+        _seeds_in_another_order,
+        r"^hand 1: its client seed '0123456789abcdef,ann-seed' \(entry 6\) is not what the seated players' "
+        r"seeds make in seat order \(Ann, Bob\): 'ann-seed,0123456789abcdef'$",
+    ),
     "a nonce": (
         _nonce,
         r"^hand 1, throw entry 9: its nonce is 2, expected 1 \(a hand's throws are numbered from 0",
@@ -592,7 +608,8 @@ TAMPERINGS: dict[str, tuple[Callable[[Export], None], str]] = {
     ),
     "a player not in the state": (
         _player_not_in_state,
-        r"^hand 1: Ann, seated at entry 1, is not among the players",
+        r"^the game's state seats Cat, Bob in seat order, but Ann, seated at entry 1 and never gone, is not "
+        r"among them$",
     ),
     "no commitment": (_no_commit, r"^hand 1: no commit entry records its commitment$"),
     "a seed drawn after the commitment": (
@@ -936,8 +953,9 @@ def _players_export(count: int) -> Export:
         "game": {"dice": "fair"},
         "entries": entries,
         "hands": [{**hand, "throws": [{"entry": seq, "nonce": 0, "roll": roll}]}],
-        # The seat order the reverse of the order of sitting: each lookup of a place in it is at its far end.
-        "state": {"players": [{"name": name} for name in reversed(names)]},
+        # The seat order is the order of sitting (each newcomer at the caster p0's right, last from him): read
+        # from the entries, it is checked against the state's once, at the end.
+        "state": {"players": [{"name": name} for name in names]},
     }
 
 
@@ -945,6 +963,37 @@ def test_many_seated_players_verify_in_linear_time() -> None:
     result = _verified_in_linear_time(_players_export, 2_500)
     assert result.ok, result.problem
     assert result.unrevealed == (1,)
+
+
+def _newcomers_export(count: int) -> Export:
+    """Ann and Bob sit, the dice pass to Bob, last in the seat order, and ``count`` newcomers each sit at his
+    right: each newcomer's place, found by a scan of the seat order, is at its far end."""
+    entries: list[dict[str, Any]] = []
+    committed = commitment(SEEDS[0])
+    _line(entries, {"type": "commit", "hand": 1, "commitment": committed})
+    for name in ("Ann", "Bob"):
+        _line(entries, {"type": "sit", "name": name}, name)
+    _line(entries, {"type": "reveal", "hand": 1, "server_seed": SEEDS[0].hex()})
+    _line(entries, {"type": "commit", "hand": 2, "commitment": committed})
+    names = [f"p{i}" for i in range(count)]
+    for name in names:
+        _line(entries, {"type": "sit", "name": name}, name)
+    hand = {"commitment": committed, "client_seed": None, "throws": []}
+    return {
+        "game": {"dice": "fair"},
+        "entries": entries,
+        "hands": [
+            {**hand, "hand": 1, "server_seed": SEEDS[0].hex()},
+            {**hand, "hand": 2, "server_seed": None},
+        ],
+        "state": {"players": [{"name": name} for name in ("Ann", *names, "Bob")]},
+    }
+
+
+def test_many_newcomers_at_the_casters_right_verify_in_linear_time() -> None:
+    result = _verified_in_linear_time(_newcomers_export, 5_000)
+    assert result.ok, result.problem
+    assert result.unrevealed == (2,)
 
 
 def _hands_export(count: int) -> Export:

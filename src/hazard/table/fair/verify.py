@@ -14,9 +14,10 @@ scheme):
   that is not a failure;
 - **the client seed**: the one its ``hand-opened`` entry recorded, and exactly what the players' seeds make:
   every player whose ``sit`` entry comes before the ``hand-opened`` entry and who has a ``client-seed`` entry
-  before it, in seat order, each with the seed of his latest one, joined by commas. Players only ever sit down, never leave,
-  and a newcomer is put between two who sit already, so the seat order of any moment is the order of the
-  players in the export's final ``state``, keeping those seated at that moment. Each part whose
+  before it, in seat order, each with the seed of his latest one, joined by commas. The seat order is read
+  from the ``sit``, ``leave`` and ``reveal`` entries by the table's own rules
+  (:mod:`hazard.table.fair.verify_seats`), and at the end the export's final ``state`` must seat the players
+  the entries leave seated, in that order. Each part whose
   ``client-seed`` entry was made by the player (not by the dice, who draw a seed for a player who set none)
   after the hand's commitment is named in :attr:`HandCheck.chosen`, with a warning where there is none;
 - **when the seeds were set** (:mod:`hazard.table.fair.seed_order`): no seed drawn by the dice between the hand's
@@ -28,7 +29,7 @@ scheme):
   (:func:`~hazard.table.fair.commit_reveal.fair_throw`). No throw entry comes before the first hand began, and no
   ``correction`` entry touches a throw or a fair-dice entry (those are the server's, not the referee's);
 - the export's ``hands`` are numbered 1, 2, ... and every fair-dice entry names one of them, once for each
-  kind of entry.
+  kind of entry; and, after every hand, the final ``state``'s seat order (above).
 
 The checks run in that order, hand after hand, and the first that fails is the
 :attr:`Verification.problem`, in words naming the hand, the entry and what does not match. Input that is not
@@ -59,7 +60,7 @@ from hazard.table.fair.seed_order import DICE, FreshSeed, SeedEntry, SeedOrder, 
 from hazard.table.fair.seed_order import shown as _shown
 from hazard.table.fair.verification import HandCheck, Verification
 from hazard.table.fair.verification import plural as _plural
-from hazard.table.fair.verify_seats import SeatsBefore
+from hazard.table.fair.verify_seats import Edit, SeatMove, SeatsBefore
 
 __all__ = ["FreshSeed", "HandCheck", "Verification", "verify_game"]
 
@@ -158,7 +159,8 @@ class _Export:
     """Each entry's type, by its sequence number."""
     rolls: dict[int, Roll]
     """Each throw entry's roll."""
-    sits: tuple[tuple[int, str], ...]
+    moves: tuple[tuple[int, SeatMove, str], ...]
+    """Each sit, leave, reveal and correction entry: its number, what it does to the seats, the player."""
     seeds: tuple[tuple[int, str, str, bool], ...]
     """Each client-seed entry: its sequence number, the player, the seed, and whether it is the player's own
     (entered by anyone but the dice, who enter the seeds they draw)."""
@@ -167,17 +169,21 @@ class _Export:
     corrections: tuple[tuple[int, int], ...]
     """Each correction entry and the entry it corrects."""
     seat_order: tuple[str, ...]
-    """The players of the final state, in seat order."""
+    """The players of the final state, in seat order: checked against what the entries leave seated."""
     setters: dict[int, str] = field(default_factory=dict)
     """Who entered each client-seed entry, by its sequence number: a player's name, or ``the referee``, or
     ``the dice``."""
     closed: bool = False
     """Whether the game is closed (the export's ``closed``; an export without it is of a game still open)."""
     game: int | None = None
+    edits: dict[int, Edit] = field(default_factory=dict)
+    """Each correction entry's target and the sit or leave it puts there, by its number."""
 
 
 _NOTES = {"commit": "commitment", "hand-opened": "client_seed", "reveal": "server_seed"}
 """Each fair-dice entry about a hand, and the field holding what it records."""
+_SEAT_MOVES = {"sit": "name", "leave": "player"}
+"""Each entry that seats a player or takes him away, and the field naming him."""
 
 
 def _read_export(data: object) -> _Export:
@@ -192,28 +198,16 @@ def _read_export(data: object) -> _Export:
     closed = top.get("closed", False)
     if not isinstance(closed, bool):
         _invalid("closed", closed, "true or false")
-    number = game.get("id")
-    number = number if isinstance(number, int) and not isinstance(number, bool) else None
     hands = tuple(
         _read_hand(item, f"hands[{i}]")
         for i, item in enumerate(_list(_key(top, "hands", "the game"), "hands"))
     )
-    players = _list(
-        _key(_mapping(_key(top, "state", "the game"), "state"), "players", "state"), "state.players"
-    )
-    seat_order = tuple(
-        _text(
-            _key(_mapping(p, f"state.players[{i}]"), "name", f"state.players[{i}]"),
-            f"state.players[{i}].name",
-        )
-        for i, p in enumerate(players)
-    )
     kinds: dict[int, str] = {}
     rolls: dict[int, Roll] = {}
-    sits: list[tuple[int, str]] = []
+    moves: list[tuple[int, SeatMove, str]] = []
     seeds: list[tuple[int, str, str, bool]] = []
     notes: dict[str, list[_Note]] = {kind: [] for kind in _NOTES}
-    corrections: list[tuple[int, int]] = []
+    edits: dict[int, Edit] = {}
     setters: dict[int, str] = {}
     last = 0
     for i, item in enumerate(_list(_key(top, "entries", "the game"), "entries")):
@@ -228,15 +222,15 @@ def _read_export(data: object) -> _Export:
         kind = kinds[seq] = _text(_key(entry, "type", where), f"{where}.type")
         if kind == "throw":
             rolls[seq] = _roll(_key(entry, "roll", where), f"{where}.roll")
-        elif kind == "sit":
-            sits.append((seq, _text(_key(entry, "name", where), f"{where}.name")))
+        elif kind in _SEAT_MOVES:
+            whom = _SEAT_MOVES[kind]
+            moves.append((seq, SeatMove(kind), _text(_key(entry, whom, where), f"{where}.{whom}")))
         elif kind == "client-seed":
             player = _text(_key(entry, "player", where), f"{where}.player")
             seed = _text(_key(entry, "seed", where), f"{where}.seed")
             actor = _mapping(_key(line, "actor", f"entries[{i}]"), f"entries[{i}].actor")
             by = _text(_key(actor, "kind", f"entries[{i}].actor"), f"entries[{i}].actor.kind")
-            own = by != "dice"
-            seeds.append((seq, player, seed, own))
+            seeds.append((seq, player, seed, by != "dice"))
             setters[seq] = _setter(actor, by, f"entries[{i}].actor")
         elif kind in _NOTES:
             name = _NOTES[kind]
@@ -248,20 +242,56 @@ def _read_export(data: object) -> _Export:
                 else _hex(value, f"{where}.{name}")
             )
             notes[kind].append(_Note(seq, hand, text))
+            if kind == "reveal":  # the dice passed: the hand ended
+                moves.append((seq, SeatMove.PASS, ""))
         elif kind == "correction":
-            corrections.append((seq, _whole(_key(entry, "target", where), f"{where}.target", 1)))
+            edits[seq] = _edit(entry, where)
+            moves.append((seq, SeatMove.CORRECT, ""))
     return _Export(
         hands=hands,
         kinds=kinds,
         rolls=rolls,
-        sits=tuple(sits),
+        moves=tuple(moves),
         seeds=tuple(seeds),
         notes={kind: tuple(found) for kind, found in notes.items()},
-        corrections=tuple(corrections),
-        seat_order=seat_order,
+        corrections=tuple((seq, target) for seq, (target, _) in edits.items()),
+        edits=edits,
+        seat_order=_state_order(top),
         setters=setters,
         closed=closed,
-        game=number,
+        game=_game_id(game),
+    )
+
+
+def _game_id(game: Mapping[str, Any]) -> int | None:
+    """The game's number, where the export gives one."""
+    number = game.get("id")
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
+def _edit(entry: Mapping[str, Any], where: str) -> Edit:
+    """A correction entry's target, and the sit or leave its replacement is (None: none, or another
+    action, whose form the verifier does not read)."""
+    target = _whole(_key(entry, "target", where), f"{where}.target", 1)
+    replacement = entry.get("replacement")
+    if isinstance(replacement, Mapping) and replacement.get("type") in _SEAT_MOVES:
+        whom = _SEAT_MOVES[replacement["type"]]
+        at = f"{where}.replacement"
+        return target, (SeatMove(replacement["type"]), _text(_key(replacement, whom, at), f"{at}.{whom}"))
+    return target, None
+
+
+def _state_order(top: Mapping[str, Any]) -> tuple[str, ...]:
+    """The players of the export's final state, in seat order."""
+    players = _list(
+        _key(_mapping(_key(top, "state", "the game"), "state"), "players", "state"), "state.players"
+    )
+    return tuple(
+        _text(
+            _key(_mapping(p, f"state.players[{i}]"), "name", f"state.players[{i}]"),
+            f"state.players[{i}].name",
+        )
+        for i, p in enumerate(players)
     )
 
 
@@ -322,7 +352,7 @@ class _Verifier:
         # Each throw entry belongs to the hand most recently begun before it (its hand-opened entry).
         self.owner: dict[int, int] = {}
         self.owned: dict[int, list[int]] = {}
-        self.seats = SeatsBefore(export.sits, export.seeds, export.seat_order)  # read on hand by hand
+        self.seats = SeatsBefore(export.moves, export.seeds, export.edits)  # read on hand by hand
         self.seed_order = SeedOrder(
             [SeedEntry(seq, player, seed, export.setters[seq]) for seq, player, seed, _ in export.seeds]
         )
@@ -335,6 +365,7 @@ class _Verifier:
                 raise _Mismatch(refused)
             for hand in self.export.hands:
                 self._check_hand(hand)
+            self._check_state()
             problem = None
         except _Mismatch as mismatch:
             problem = str(mismatch)
@@ -451,16 +482,10 @@ class _Verifier:
                 f"hand {number}: its commitment (entry {committed.seq}) comes after its client seed was "
                 f"fixed (entry {opened.seq}), so the server could have chosen its seed knowing the players'"
             )
-        newly = self.seats.before(opened.seq)
-        seated, latest = self.seats.seated, self.seats.latest
-        for name in newly:  # those seated before an earlier hand passed this check already
-            if name not in self.seats.place:
-                raise _Mismatch(
-                    f"hand {number}: {_shown(name)}, seated at entry {seated[name]}, is not among the "
-                    "players of the game's state"
-                )
+        self.seats.before(opened.seq)
+        latest = self.seats.latest
         # A player seated with no seed yet (a newcomer since the commitment who set none) has no part.
-        order = [name for name in self.seats.in_seat_order() if name in latest]
+        order = [name for name in self.seats.ring.names() if name in latest]
         made = ",".join(latest[name][1] for name in order)
         if made != opened.value:
             names = ", ".join(map(_shown, order)) or "nobody"
@@ -473,6 +498,24 @@ class _Verifier:
             for name in order
             if latest[name][2] and latest[name][0] > committed.seq
         )
+
+    def _check_state(self) -> None:
+        """The export's final state seats the players its entries leave seated, in the same order."""
+        self.seats.before(max(self.export.kinds, default=0) + 1)
+        order, stated = self.seats.ring.names(), list(self.export.seat_order)
+        if stated != order:
+            named = set(stated)
+            missing = next((name for name in order if name not in named), None)
+            why = (
+                f"{_shown(missing)}, seated at entry {self.seats.seated[missing]} and never gone, is not "
+                "among them"
+                if missing is not None
+                else f"its entries leave {', '.join(map(_shown, order)) or 'nobody'} seated, in that order"
+            )
+            raise _Mismatch(
+                f"the game's state seats {', '.join(map(_shown, stated)) or 'nobody'} in seat order, but "
+                f"{why}"
+            )
 
     def _fresh(self, player: str, seq: int) -> FreshSeed:
         by = self.export.setters[seq]

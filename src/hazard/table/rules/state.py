@@ -21,6 +21,7 @@ from hazard.core.numbers import fraction_text
 from hazard.core.paytable import Paytable
 from hazard.core.propositions import Proposition, Tracker
 from hazard.core.rules import MainMethod, Ruleset, StakeArrangement
+from hazard.core.seats import next_in_turn
 from hazard.core.state import Phase, Round
 from hazard.table.rules.actors import BotPolicy
 from hazard.table.rules.money import MoneyStyle, format_money
@@ -223,8 +224,7 @@ class Table:
     def next_after(self, name: str) -> str:
         """The player on ``name``'s left: the next to hold the dice."""
         self.player(name)  # refuses a name not at the table
-        names = [p.name for p in self.players]
-        return names[(names.index(name) + 1) % len(names)]
+        return next_in_turn([p.name for p in self.players], name)
 
     def bet(self, number: int) -> SideBet:
         """Side bet ``number``, open or taken; an :class:`IllegalError` if no such bet is open."""

@@ -30,6 +30,7 @@ from hazard.core.errors import IllegalError, InvalidError
 from hazard.core.passing import PassingEffect, after_round, passing_effect
 from hazard.core.propositions import parse_proposition, start
 from hazard.core.rules import StakeArrangement
+from hazard.core.seats import newcomer_place
 from hazard.core.state import Outcome
 from hazard.table.rules.actions import (
     ActionType,
@@ -197,13 +198,7 @@ def _sit(table: Table, action: Sit, money: MoneyStyle, seq: int = 0) -> Step:
         raise IllegalError(f"illegal seat for {name!r}: the table seats at most {MAX_PLAYERS} players")
     check_sum(action.bankroll, what=f"bankroll for {name!r}", allow_zero=True, money=money)
     player = Player(name, action.bankroll, action.bot, seating=seq)
-    # A newcomer sits at the caster's right: last in the order the dice travel from the caster.
-    names = [p.name for p in table.players]
-    at = (
-        names.index(table.caster)
-        if table.caster is not None and names.index(table.caster) > 0
-        else len(names)
-    )
+    at = newcomer_place([p.name for p in table.players], table.caster)  # at the caster's right
     table = replace(table, players=(*table.players[:at], player, *table.players[at:]))
     events: list[AnyEvent] = [Seated(player)]
     if table.caster is None:
