@@ -29,7 +29,7 @@ from hazard.table import (
     table_paytable,
 )
 from hazard.table.fair.verify import verify_game
-from hazard.table.live import session as session_module
+from hazard.table.live import fair_hands
 
 
 def _hand(session: Session) -> int:
@@ -76,8 +76,8 @@ def played_with_leaves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Playe
     with a seed, in seat order."""
     servers = (bytes([n % 256]) * 32 for n in itertools.count(1))
     clients = (f"{n:016x}" for n in itertools.count(1))
-    monkeypatch.setattr(session_module, "new_server_seed", lambda: next(servers))
-    monkeypatch.setattr(session_module, "new_client_seed", lambda: next(clients))
+    monkeypatch.setattr(fair_hands, "new_server_seed", lambda: next(servers))
+    monkeypatch.setattr(fair_hands, "new_client_seed", lambda: next(clients))
     db = tmp_path / "games.db"
     store = GameStore.open(str(db))
     rules = find_ruleset("wikipedia")
@@ -181,7 +181,7 @@ def test_a_fair_game_whose_sits_and_leaves_were_corrected_verifies(
     """The referee voids a sit and a leave, and puts a sit in a stake's place: the table replays the game
     through each, and so does the verifier's seat order."""
     clients = (f"{n:016x}" for n in itertools.count(1))
-    monkeypatch.setattr(session_module, "new_client_seed", lambda: next(clients))
+    monkeypatch.setattr(fair_hands, "new_client_seed", lambda: next(clients))
     store = GameStore.open(str(tmp_path / "games.db"))
     rules = find_ruleset("wikipedia")
     paytable, _ = table_paytable(rules)
