@@ -279,7 +279,7 @@ def test_joining_gives_a_seat_token_in_the_answer_and_in_a_cookie(client: TestCl
     body = answer.json()
     assert body["seat"] == "Ann"  # the name as the table writes it
     assert answer.cookies.get(f"hazard_seat_{table.id}") == body["token"]
-    assert body["events"] == ["Ann sits down with 21/2", "Ann takes the dice"]
+    assert body["events"] == ["Ann sits down with 10.50", "Ann takes the dice"]
     assert client.get(f"/api/tables/{table.id}/whoami").json() == {"seat": "Ann", "host": False}
     client.cookies.clear()
     assert client.get(f"/api/tables/{table.id}/whoami").json() == {"seat": None, "host": False}
@@ -320,7 +320,7 @@ def test_the_host_seats_a_late_arrival_and_a_bot_and_a_player_seats_nobody_else(
     assert claimed.status_code == 200, claimed.text
     assert claimed.json()["seat"] == "Bob"
     table.tokens["Bob"] = claimed.json()["token"]
-    assert table.ok("Bob", "stake 1")["events"] == ["Bob stakes 1 against Ann"]
+    assert table.ok("Bob", "stake 1")["events"] == ["Bob stakes 1.00 against Ann"]
     refused(
         client.post(
             f"/api/tables/{table.id}/seats",
@@ -358,14 +358,14 @@ def test_every_action_type_through_the_api(client: TestClient) -> None:
     table.join("Ann")
     table.join("Bob")
     table.join("Cat")
-    assert table.ok("Bob", "stake 5")["events"] == ["Bob stakes 5 against Ann"]
-    assert table.ok("Cat", "stake 2")["events"] == ["Cat stakes 2 against Ann"]
+    assert table.ok("Bob", "stake 5")["events"] == ["Bob stakes 5.00 against Ann"]
+    assert table.ok("Cat", "stake 2")["events"] == ["Cat stakes 2.00 against Ann"]
     assert table.ok("Cat", "withdraw")["events"] == ["Cat takes back the stakes against the caster"]
     offered = table.ok("Bob", "offer 2 on 4 or 10 before 7 at 2/1")["events"]
-    assert offered == ["side bet offered: #1 Bob backs '4 or 10 before 7' for 2 at odds 2 to 1"]
+    assert offered == ["side bet offered: #1 Bob backs '4 or 10 before 7' for 2.00 at odds 2 to 1"]
     assert table.ok("Cat", "take 1")["events"] == ["Cat takes side bet #1 ('4 or 10 before 7')"]
     offered = table.ok("Bob", "offer 1 on next 7")["events"]
-    assert offered == ["side bet offered: #2 Bob backs 'next 7' for 1 at even money"]
+    assert offered == ["side bet offered: #2 Bob backs 'next 7' for 1.00 at even money"]
     assert table.ok("Bob", "cancel 2")["events"] == ["side bet #2 withdrawn"]
     assert table.ok("Cat", "seed lucky-cat")["events"] == []
     assert table.ok("Ann", "call 7")["events"] == ["the caster calls 7 as the main"]
@@ -736,10 +736,10 @@ def test_a_player_leaves_and_the_host_removes_one(client: TestClient) -> None:
     table.ok("Bob", "stake 2")
     assert table.ok("Bob", "leave")["events"] == [
         "Bob takes back the stakes against the caster",
-        "Bob leaves the table with 100",
+        "Bob leaves the table with 100.00",
     ]
     refused(table.act("Bob", "stake 1"), 403, "Bob is not at the table")
-    assert table.ok("host", "leave Cat")["events"] == ["Cat leaves the table with 100"]
+    assert table.ok("host", "leave Cat")["events"] == ["Cat leaves the table with 100.00"]
     refused(table.act("Ann", "leave Ann at once"), 422, "invalid command")
     assert [p["name"] for p in table.state()["state"]["players"]] == ["Ann"]
     client.cookies.set(f"hazard_seat_{table.id}", table.tokens["Bob"])

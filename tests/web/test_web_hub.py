@@ -258,7 +258,7 @@ def test_an_action_whose_batch_does_not_commit_is_lost_whole_and_its_table_read_
             connection.execute("DROP TRIGGER lost")
         seq, events = await hub.act(game, "stake 1", by=people["Bob"], client="b-1")
         assert seq == head + 1
-        assert events == ["Bob stakes 1 against Ann"]
+        assert events == ["Bob stakes 1.00 against Ann"]
         await hub.stop()
         assert GameStore.open(str(db)).heads([game]) == {game: head + 1}
 

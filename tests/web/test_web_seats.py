@@ -89,7 +89,7 @@ def new_bob_gets_his_own_answers(client: TestClient, game: int, old: str, new: s
     first = act(client, game, new, "stake 2", "1")
     assert first.status_code == 200, first.text
     assert first.json()["seq"] == head + 1  # made, not old Bob's answer to his own "1"
-    assert first.json()["events"] == ["Bob stakes 2 against Ann"]
+    assert first.json()["events"] == ["Bob stakes 2.00 against Ann"]
     assert stakes(client, game) == [("Bob", 2)]
     second = act(client, game, new, "withdraw", "2")
     assert second.json()["seq"] == head + 2
@@ -227,7 +227,7 @@ def test_a_claim_link_is_spent_once_and_the_host_holds_no_working_credential(cli
     assert cookie
     assert cookie != code
     assert "samesite=lax" in taken.headers["set-cookie"].lower()
-    assert act(client, game, cookie, "stake 1").json()["events"] == ["Bob stakes 1 against Ann"]
+    assert act(client, game, cookie, "stake 1").json()["events"] == ["Bob stakes 1.00 against Ann"]
     client.cookies.clear()
     # the link is dead: a second browser, or the host, gets a clear refusal
     again = client.post(late["claim_url"], follow_redirects=False)

@@ -220,7 +220,7 @@ class LiveGame:
             seq = _own(made)
             if move.client is not None:
                 self.requests[move.client] = seq
-            events = _said(made)
+            events = _said(made, session.money)
             self.answers[seq] = events
             while len(self.answers) > KEPT:
                 self.answers.popitem(last=False)
@@ -250,7 +250,8 @@ class LiveGame:
         if known is not None:
             return Answer(seq, known)
         replayed = yield Step(partial(load_game, self.session.store, self.game))
-        return Answer(seq, [event_text(event, MoneyStyle.EXACT) for event in replayed.events_of(seq)])
+        money = self.session.money
+        return Answer(seq, [event_text(event, money) for event in replayed.events_of(seq)])
 
     def _read_requests(self) -> None:
         """The client numbers other processes wrote (their entries are in the session's news already)."""
@@ -302,11 +303,12 @@ def _own(made: list[Recorded]) -> int:
     return made[-1].entry.seq
 
 
-def _said(made: list[Recorded]) -> list[str]:
-    """A move's answer: its events in words; a correction, which has none, says what it corrected."""
-    said = [event_text(event, MoneyStyle.EXACT) for done in made for event in done.events]
+def _said(made: list[Recorded], money: MoneyStyle) -> list[str]:
+    """A move's answer: its events in words, in the table's money style (a page shows them as they are); a
+    correction, which has none, says what it corrected."""
+    said = [event_text(event, money) for done in made for event in done.events]
     if not said and made and isinstance(made[-1].entry.item, Correction):
-        said = [entry_text(made[-1].entry, MoneyStyle.EXACT)]
+        said = [entry_text(made[-1].entry, money)]
     return said
 
 
