@@ -36,6 +36,7 @@ def templates() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # the package's files: not looked at again on each page
     )
     environment.globals.update(FACES=_FACES, RefereeKind=RefereeKind)
     return environment
