@@ -92,6 +92,8 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class OpenTable:
+    """A table of the lobby's list: its number, name and ruleset, and how far its record has gone."""
+
     id: int
     label: str
     ruleset: str
@@ -187,10 +189,13 @@ class RoundView:
     """None where no round is under way, or the caster has a main to call (:attr:`calling`)."""
     calling: bool
     big: bool
+    """The dice drawn large, for the big screen."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
+    """A player at the table, with his bankroll and what of it no stake holds, in the table's money."""
+
     name: str
     marks: str
     """What sets him apart, in words (caster, a bot, you), or empty."""
@@ -200,6 +205,8 @@ class PlayerRow:
 
 @dataclass(frozen=True, slots=True)
 class SideBet:
+    """A side bet as the table words it, and who laid it (or that it is open)."""
+
     number: int
     text: str
     status: str
@@ -218,6 +225,8 @@ class Revealed:
 
 @dataclass(frozen=True, slots=True)
 class FairView:
+    """The fair dice's card: the hand committed now, and the last hand revealed."""
+
     game: int
     current: Hand | None
     revealed: Revealed | None
@@ -262,6 +271,9 @@ class Controls:
 
 
 class RefereeKind(enum.Enum):
+    """What the referee's view holds: a word to a viewer who is not the host, a word that the table throws
+    fair dice, or the dice to enter."""
+
     NOT_HOST = "not the host"
     FAIR_DICE = "fair dice"
     TYPED = "typed dice"
@@ -273,10 +285,13 @@ class Referee:
 
     kind: RefereeKind
     host: str | None = None
+    """The host's panel after it (how long a claim link works), as on the table page."""
 
 
 @dataclass(frozen=True, slots=True)
 class LogLine:
+    """An entry of the log: its number, who made it, its text and the events it caused."""
+
     seq: int
     actor: str
     text: str
