@@ -61,4 +61,12 @@ def test_a_wheel_is_built_for_its_platform_with_the_kernels_and_the_data_files(t
         "hazard/web/static/hazard.css",
     ):
         assert data in names, data
+    templates = ROOT / "src" / "hazard" / "web" / "templates"
+    shipped = [
+        f"hazard/web/templates/{path.relative_to(templates).as_posix()}"
+        for path in templates.rglob("*")
+        if path.is_file()
+    ]
+    assert "hazard/web/templates/base.html" in shipped
+    assert set(shipped) <= set(names), set(shipped) - set(names)  # every page's template, its parts too
     assert not any(n.startswith(("tests/", "bench/")) for n in names)
