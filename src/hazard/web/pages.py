@@ -58,6 +58,7 @@ def _page(title: str, body: str, *, data: dict[str, object] | None = None) -> st
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title>"
         '<link rel="stylesheet" href="/static/hazard.css">'
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
         '<script src="/static/hazard.js" defer></script>'
         f"</head><body{attributes}>{body}</body></html>\n"
     )
