@@ -143,13 +143,13 @@ class Pages:
         showed this spent nothing), or why it holds none."""
         if state is None:
             body = (
-                '<main class="lobby"><section class="card"><h2>This link holds no seat</h2>'
+                '<main class="lobby"><section class="card"><h1>This link holds no seat</h1>'
                 f'<p class="message error">{_e(refusal or "")}</p>'
                 f'<p><a class="button" href="/tables/{game}">Watch table {game}</a></p></section></main>'
             )
             return _page("Hazard: a claim link", body, data={"page": "claim"})
         body = (
-            f'<main class="lobby"><section class="card"><h2>A seat at table {game}</h2>'
+            f'<main class="lobby"><section class="card"><h1>A seat at table {game}</h1>'
             f"<p>The host has seated <strong>{_e(state.player)}</strong> and sent you this link to take the "
             f"seat. It works once, in one browser, until {_e(state.expires)}.</p>"
             f'<form method="post" action="/tables/{game}/claim?code={_e(quote(code))}">'
@@ -230,7 +230,7 @@ class Pages:
         main = "—" if r.main is None else str(r.main)
         chance_point = "—" if r.chance is None else str(r.chance)
         return (
-            f'<section class="card round"><h2>{_e(info.label)}</h2>'
+            f'<section class="card round"><h1>{_e(info.label)}</h1>'
             f'<p class="muted">{_e(info.ruleset.name)} · {_e(info.paytable.name)} · '
             f"{_e(info.dice.describe(info.seed))} · stakes: {_e(table.stakes.text)} · "
             f"table {live.game}, entry {live.seq}</p>"
@@ -373,8 +373,9 @@ class Pages:
             '<form id="bot" class="row"><label>Bot <input name="name" maxlength="40" required '
             'placeholder="e.g. Bob"></label><label>Bankroll '
             '<input name="bankroll" value="100" maxlength="30">'
-            '</label><select name="policy"><option value="setter">setter</option>'
-            '<option value="bystander">bystander</option></select><button type="submit">Seat the bot</button>'
+            '</label><label>Plays as <select name="policy"><option value="setter">setter</option>'
+            '<option value="bystander">bystander</option></select></label>'
+            '<button type="submit">Seat the bot</button>'
             '</form><form id="late" class="row"><label>Late arrival '
             '<input name="name" maxlength="40" required></label><label>Bankroll <input name="bankroll" '
             'value="100" maxlength="30"></label><button type="submit">Seat</button></form>'
@@ -430,7 +431,8 @@ class Pages:
                 f"{_e(entry_text(entry, money))}{note}" + (f"<ul>{events}</ul>" if events else "") + "</li>"
             )
         return (
-            f'<section class="card log"><h2>What happened</h2><ol class="log">{"".join(lines)}</ol></section>'
+            '<section class="card log"><h2>What happened</h2>'
+            f'<ol class="log" tabindex="0">{"".join(lines)}</ol></section>'
         )
 
 
