@@ -59,6 +59,7 @@ def test_a_wheel_is_built_for_its_platform_with_the_kernels_and_the_data_files(t
         "hazard/core/rulesets/paytables/even.toml",
         "hazard/web/static/hazard.js",
         "hazard/web/static/hazard.css",
+        "hazard/web/static/favicon.svg",
     ):
         assert data in names, data
     templates = ROOT / "src" / "hazard" / "web" / "templates"

@@ -683,7 +683,14 @@ def test_the_bet_figures_shown_before_an_offer(client: TestClient) -> None:
 def test_the_openapi_page_documents_the_api(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     assert {"/api/tables", "/api/tables/{game}/seats", "/api/tables/{game}/actions"} <= set(spec["paths"])
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    # Swagger UI's files are the server's own, and so is the icon: the page works with no network
+    for url in re.findall(r'(?:src|href)="([^"]+)"', docs.text):
+        assert url.startswith("/static/"), url
+        assert client.get(url).status_code == 200, url
+    assert client.get("/redoc").status_code == 404
+    assert client.get("/favicon.ico").headers["content-type"] == "image/svg+xml"
 
 
 def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client: TestClient) -> None:
@@ -806,8 +813,12 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert answer.headers["x-frame-options"] == "DENY"
         assert answer.headers["referrer-policy"] == "same-origin"
     docs = client.get("/docs")
-    assert "https://cdn.jsdelivr.net" in docs.headers["content-security-policy"]
-    assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+    policy = docs.headers["content-security-policy"]
+    # Swagger UI from this server alone (issue 21): its one inline script allowed by its hash, no other site
+    assert re.search(r"script-src 'self' 'sha256-[A-Za-z0-9+/]{43}=';", policy), policy
+    assert "unsafe-inline" not in policy
+    assert "http" not in policy
+    assert "frame-ancestors 'none'" in policy
 
 
 # --- what one client may cost the server ------------------------------------------------------------------

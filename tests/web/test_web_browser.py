@@ -619,7 +619,7 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     error = web.refused(eve, offer.get_by_role("button", name="Offer").click, game)
     assert "invalid proposition '<script>alert(4)</script>'" in error
     for client in (host, ann, eve):
-        expect(client.page.locator(".round h2")).to_have_text(label)
+        expect(client.page.locator(".round h1")).to_have_text(label)
         assert client.page.title() == f"{label} · Hazard"
         assert client.page.locator("img").count() == 0
         assert client.page.locator("script").count() == 1  # the page's own, /static/hazard.js

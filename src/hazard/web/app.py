@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import routes_api, routes_pages, routes_socket
+from hazard.web import docs, routes_api, routes_pages, routes_socket
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -63,7 +63,7 @@ def _status(error: HazardError) -> int:
     return 422
 
 
-_ROUTERS = (routes_api.router, routes_socket.router, routes_pages.router)
+_ROUTERS = (routes_api.router, routes_socket.router, routes_pages.router, docs.router)
 """The server's routers, in the order they are tried."""
 
 
@@ -105,6 +105,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             "pass). Seat and host tokens go in `Authorization: Bearer TOKEN`."
         ),
         lifespan=lifespan,
+        # /docs is ours (hazard.web.docs): Swagger UI from this server, not a CDN; no ReDoc
+        docs_url=None,
+        redoc_url=None,
         responses=REFUSALS,  # every operation may be refused (429 by the limits, at least)
     )
     app.state.hub = hub

@@ -5,12 +5,14 @@ The pages have no inline script, style or event handler (everything is in ``/sta
 frame a page (a click on "Leave the table" inside someone else's page), no answer is sniffed as another
 type than it says, and no address of a table (which a claim link carries) leaks to another site.
 
-The API's documentation page (FastAPI's ``/docs``, Swagger UI) loads its script and style from a CDN and
-starts with an inline script: it alone has a looser policy of its own, :data:`DOCS_POLICY`.
+The API's documentation page (FastAPI's ``/docs``, Swagger UI, its files served by this server too) starts
+with one inline script: it alone has a policy of its own, :data:`~hazard.web.docs.DOCS_POLICY`, which allows
+that script by its hash.
 """
 
 from __future__ import annotations
 
+from hazard.web.docs import DOCS_PATHS, DOCS_POLICY
 from hazard.web.limits import App, Message, Receive, Scope, Send
 
 __all__ = ["DOCS_POLICY", "POLICY", "HeadersMiddleware"]
@@ -21,16 +23,6 @@ POLICY = (
 )
 """The pages' policy: their script, style and sockets from this server only; nothing inline; no framing."""
 
-DOCS_POLICY = (
-    "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; "
-    "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
-"""``/docs`` only: Swagger UI's script and style from its CDN, its one inline script that starts it, and the
-styles it sets."""
-
-_DOCS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 
 _COMMON = (
     (b"x-content-type-options", b"nosniff"),
@@ -49,7 +41,7 @@ class HeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = (DOCS_POLICY if scope.get("path") in _DOCS else POLICY).encode()
+        policy = (DOCS_POLICY if scope.get("path") in DOCS_PATHS else POLICY).encode()
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

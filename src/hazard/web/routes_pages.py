@@ -76,8 +76,14 @@ async def claim(
 
 @router.get("/static/{name}")
 async def static(name: str) -> Response:
-    kinds = {"hazard.js": "text/javascript", "hazard.css": "text/css"}
+    kinds = {"hazard.js": "text/javascript", "hazard.css": "text/css", "favicon.svg": "image/svg+xml"}
     if name not in kinds:
         raise NoSuchTable(f"no such file {quoted(name)}")
     text = resources.files("hazard.web").joinpath("static", name).read_text(encoding="utf-8")
     return Response(text, media_type=kinds[name], headers={"cache-control": "max-age=300"})
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The pages' icon, where a browser asks for it by habit (the pages link ``/static/favicon.svg``)."""
+    return await static("favicon.svg")

@@ -1,0 +1,176 @@
+"""Every page in a real browser asks nothing of another origin, and passes an accessibility scan.
+
+One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``test_web_browser``): a
+table of fair dice with Ann and Bob seated and a round under way, a table of real dice with its referee, and
+a late arrival's claim link. Each page is opened as its viewer opens it (the host, a seat, a spectator, the
+referee, the big screen, the lobby, the claim link, the API's documentation), and
+
+- every request it makes, the live socket included, goes to the server's own origin: a request elsewhere is
+  recorded and aborted (issue 21: "no request leaves the machine");
+- axe-core (``axe-playwright-python``'s ``axe.min.js``) finds no violation, at a phone's size (390×844) and a
+  desktop's (1366×768), and a screenshot of each is saved (``HAZARD_SCREENSHOTS``, else the test's folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
+from tests.web.test_web_browser import (
+    PHONE,
+    Client,
+    Server,
+    Web,
+    browser,
+    chromium,
+    command,
+    seated,
+    server,
+    shots,
+    stake,
+)
+
+pytestmark = pytest.mark.slow  # real Chromium, some twenty pages
+
+__all__ = ["browser", "chromium", "server", "shots"]  # the fixtures, used by name
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A page as one viewer opens it: the browser (its cookies) and the path."""
+
+    name: str
+    context: BrowserContext
+    path: str
+    ready: str = ".view, main"
+    """What the page shows once it is drawn."""
+
+
+@pytest.fixture(scope="module")
+def visits(server: Server, browser: Browser, shots: Path) -> Iterator[list[Visit]]:
+    """The tables set up through the pages, and every page to open, each in its viewer's browser."""
+    web = Web(server, browser, shots)
+    try:
+        game, host, ann, bob = seated(web)
+        stake(web, bob, game, "5", [ann, bob])
+        web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
+        web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+        late = _seat_late_arrival(host.page, game, "Cat")
+        referee = web.client()
+        typed = web.new_table(referee, dice="typed")
+        for text in ("sit Ann 100", "sit Bob 100", "call 7"):
+            command(web, referee, typed, text, [referee])
+        spectator = web.client()
+        for client in web.clients:
+            client.page.close()  # each visit opens a page of its own
+        yield [
+            Visit("lobby", spectator.context, "/"),
+            Visit("table-seat", ann.context, f"/tables/{game}"),
+            Visit("table-spectator", spectator.context, f"/tables/{game}"),
+            Visit("table-host", host.context, f"/tables/{game}"),
+            Visit("referee", referee.context, f"/tables/{typed}/referee"),
+            Visit("screen", spectator.context, f"/tables/{game}/screen"),
+            Visit("claim", spectator.context, late),
+            Visit("docs", spectator.context, "/docs", ready="#swagger-ui .info"),
+        ]
+    finally:
+        web.close()
+
+
+def _seat_late_arrival(page: Page, game: int, name: str) -> str:
+    """The host seats a late arrival from his page's browser; the claim link he is given for him."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([game, name]) => {
+          const sent = await fetch(`/api/tables/${game}/seats`, {
+            method: "POST",
+            headers: {"content-type": "application/json", "x-hazard-role": "host"},
+            body: JSON.stringify({name, bankroll: "50"}),
+          });
+          return {status: sent.status, body: await sent.json()};
+        }""",
+        [game, name],
+    )
+    assert answer["status"] == 201, json.dumps(answer)
+    link: str = answer["body"]["claim_url"]
+    return link
+
+
+def _open(visit: Visit, size: ViewportSize) -> tuple[Page, Client]:
+    page = visit.context.new_page()
+    client = Client(visit.context, page)
+    client.watch(page)
+    page.set_viewport_size(size)
+    page.goto(visit.path)
+    page.wait_for_selector(visit.ready, state="attached")
+    return page, client
+
+
+def test_no_page_asks_anything_of_another_origin(visits: list[Visit], server: Server) -> None:
+    origin = urlsplit(server.url)
+    elsewhere: list[str] = []
+
+    def own(url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme == "data" or (parts.hostname, parts.port) == (origin.hostname, origin.port)
+
+    def guard(route: Route) -> None:
+        if own(route.request.url):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    contexts = {id(visit.context): visit.context for visit in visits}.values()
+    for context in contexts:
+        context.route("**/*", guard)
+    try:
+        for visit in visits:
+            asked: list[str] = []
+            page = visit.context.new_page()
+            page.on("request", lambda request, asked=asked: asked.append(request.url))
+            page.on("websocket", lambda socket, asked=asked: asked.append(socket.url))
+            watcher = Client(visit.context, page)
+            watcher.watch(page)
+            page.goto(visit.path)
+            page.wait_for_selector(visit.ready, state="attached")
+            page.wait_for_load_state("networkidle")
+            assert asked, visit.name
+            strangers = [url for url in asked if not own(url)]
+            assert strangers == [], (visit.name, strangers)
+            assert watcher.errors == [], (visit.name, watcher.errors)  # the policy blocked nothing of ours
+            page.close()
+    finally:
+        for context in contexts:
+            context.unroute("**/*", guard)
+    assert elsewhere == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_passes_the_accessibility_scan(visits: list[Visit], shots: Path, size: str) -> None:
+    axe = Axe()
+    found: dict[str, str] = {}
+    for visit in visits:
+        page, client = _open(visit, SIZES[size])
+        expect(page.locator("body")).to_be_visible()
+        shot = shots / f"{visit.name}-{size}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
+        if visit.name == "docs":  # Swagger UI's own page, not ours to mend: shown to work offline only
+            page.close()
+            continue
+        results = axe.run(page)
+        if results.violations_count:
+            found[visit.name] = results.generate_snapshot() + "\n" + results.generate_report()
+        assert client.errors == [], (visit.name, client.errors)
+        page.close()
+    assert found == {}, "\n".join(f"{name} ({size}): {report}" for name, report in found.items())
