@@ -30,6 +30,7 @@ from hazard.table import (
     parse_odds,
 )
 from hazard.table.fair.signing import key_json
+from hazard.web.bets import odds_words, worth
 from hazard.web.bodies import REFUSALS, ClaimCode, NewAction, NewBot, NewSeat, NewSeed, NewTable
 from hazard.web.deps import (
     ActingDep,
@@ -194,13 +195,27 @@ async def bet(
     proposition: Annotated[str, Query(max_length=500)],
     odds: Annotated[str, Query(max_length=64)] = "1",
     amount: Annotated[str, Query(max_length=64)] = "1",
+    money: Annotated[
+        MoneyStyle | None, Query(description="also write the values in this money style")
+    ] = None,
 ) -> dict[str, Any]:
-    """The figures shown before a side bet is offered: exact, and for the stake given."""
+    """The figures shown before a side bet is offered: exact, and for the stake given; with ``money``, the
+    values to each side also as a page shows them (``+1.50``, ``−1.50``) and the odds in words."""
     analysis = analyse_bet(proposition)
     exact_odds = parse_odds(odds)
     stake = parse_money(amount, what="amount")
     backer = analysis.value(exact_odds) * stake
+    shown = (
+        {}
+        if money is None
+        else {
+            "odds_text": odds_words(exact_odds),
+            "backer_value_text": worth(backer, money),
+            "layer_value_text": worth(-backer, money),
+        }
+    )
     return {
+        **shown,
         **analysis.to_json_dict(),
         "odds": fraction_text(exact_odds),
         "amount": fraction_text(stake),

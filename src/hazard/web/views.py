@@ -37,6 +37,7 @@ from hazard.table import (
     format_money,
     throw_mismatch,
 )
+from hazard.web.bets import Offers, SideBet, offers, side_bets
 from hazard.web.hub import LiveTable
 
 __all__ = [
@@ -204,15 +205,6 @@ class PlayerRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SideBet:
-    """A side bet as the table words it, and who laid it (or that it is open)."""
-
-    number: int
-    text: str
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
 class Revealed:
     """A hand over, its seed shown, checked here as ``hazard verify`` checks it: its seed against its
     commitment, and every throw recomputed from the seeds and its nonce."""
@@ -265,6 +257,8 @@ class Controls:
     stake_against: str | None = None
     """Whom a stake is laid against, where the seat may stake now."""
     offer: bool = False
+    offers: Offers | None = None
+    """The offer form's figures (the sources' bets in one tap), where the seat may offer a side bet."""
     own_seed: OwnSeed | None = None
     host: str | None = None
     """The host's panel (how long a claim link works, in words), where the viewer holds the host's keys."""
@@ -331,10 +325,7 @@ def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -
         round=_round(live, table, big=mode == "screen"),
         players=_players(table, money, seat),
         stakes=tuple((w.opponent, format_money(w.amount, money)) for w in table.wagers),
-        bets=tuple(
-            SideBet(b.number, b.text(money), f"laid by {b.layer}" if b.layer else "open: nobody has taken it")
-            for b in table.side_bets
-        ),
+        bets=side_bets(table, money, seat if mode == "table" and not live.closed else None),
         fair=fair,
         closed=live.closed,
         controls=_controls(live, table, seat, host) if mode == "table" and not live.closed else None,
@@ -419,8 +410,7 @@ def _controls(live: LiveTable, table: Table, seat: str | None, host: str | None)
         buttons.append(Button("pass", "Pass the dice"))
     if can.leave:
         buttons.append(Button("leave", "Leave the table"))
-    buttons.extend(Button(f"take {number}", f"Take bet #{number}") for number in can.take)
-    buttons.extend(Button(f"cancel {number}", f"Cancel bet #{number}") for number in can.cancel)
+    # Taking and withdrawing a side bet are offered beside the bet, in its card (parts/bets.html).
     for action in can.others:  # a type registered beside the built-in ones: its button is its command
         command = action_text(action, live.money)
         buttons.append(Button(command, command))
@@ -432,6 +422,7 @@ def _controls(live: LiveTable, table: Table, seat: str | None, host: str | None)
         buttons=tuple(buttons),
         stake_against=against,
         offer=can.offer,
+        offers=offers(live.money) if can.offer else None,
         own_seed=_own_seed(live, seat),
         host=host,
     )

@@ -130,6 +130,7 @@
     if (view) seq = Math.max(seq, Number(view.dataset.seq));
     dice = { a: null, b: null };
     wire();
+    if (down) reconnecting(true);  // a view swapped in while the socket is down is as stale as the last
   }
 
   function refresh() {
@@ -181,7 +182,9 @@
     });
   }
 
-  // The figures of a side bet being written, from the server; only the latest question's answer is shown.
+  // --- side bets: the figures of the one being written, and the sources' bets in one tap ------------------
+  // The figures come from the server's exact analyser (/api/bet), its values written in the table's money
+  // style (the form's data-money); only the latest question's answer is shown.
   let previewTimer = null;
   let previewAsked = 0;
   function preview(form) {
@@ -196,6 +199,7 @@
         proposition: proposition,
         odds: form.elements.namedItem("odds").value.trim() || "1",
         amount: form.elements.namedItem("amount").value.trim() || "1",
+        money: form.dataset.money || "decimal",
       });
       let response, answer;
       try {
@@ -208,10 +212,19 @@
       if (!response || !response.ok) return (output.textContent = answer.error || "no figures");
       output.textContent =
         "wins with probability " + answer.probability + " (" + answer.probability_float.toFixed(4) + "); " +
-        "fair odds " + answer.fair_odds + "; worth " + answer.backer_value +
-        " (" + answer.backer_value_float.toFixed(2) + ") to you and " + answer.layer_value +
-        " (" + answer.layer_value_float.toFixed(2) + ") to whoever takes it";
+        "fair odds " + answer.fair_odds + "; worth " + answer.backer_value_text + " to you at " +
+        answer.odds_text + ", " + answer.layer_value_text + " to whoever takes it";
     }, 250);
+  }
+
+  // One tap offers a source's bet at evens, for the form's amount.
+  function sourceBets(form) {
+    form.querySelectorAll("button.source-bet").forEach((button) => {
+      button.addEventListener("click", () => {
+        const amount = form.elements.namedItem("amount").value.trim() || "1";
+        act("offer " + amount + " on " + button.dataset.proposition + " at evens", null, form.dataset.template);
+      });
+    });
   }
 
   // The seat's own seed for each hand of fair dice, drawn here (Web Crypto) as soon as the page shows the
@@ -247,6 +260,7 @@
       if (form.classList.contains("offer")) {
         form.addEventListener("input", () => preview(form));
         preview(form);
+        sourceBets(form);
       }
     });
     const join = root.querySelector("#join");
@@ -342,6 +356,45 @@
     }
   }
 
+  // --- the socket down ------------------------------------------------------------------------------------
+  // While the socket is down the page may stand at an old entry, so its controls are disabled and say why;
+  // once the socket is back and the view fetched again (the resync), they come back, and what the message
+  // bar said before the drop, stale now, is cleared.
+  let down = false;
+  const NOTICE = "Reconnecting to the table… the controls come back once this page has caught up.";
+  function reconnecting(on) {
+    down = on;
+    body.classList.toggle("offline", on);
+    root.querySelectorAll("button, input, select, textarea").forEach((control) => {
+      if (on && !control.disabled) {
+        control.disabled = true;
+        control.dataset.offline = "1";  // only these are enabled again: some start disabled (#enter-roll)
+      } else if (!on && control.dataset.offline) {
+        control.disabled = false;
+        delete control.dataset.offline;
+      }
+    });
+    root.querySelectorAll(".controls, .side-bets").forEach((card) => {
+      let notice = card.querySelector(":scope > .reconnecting");
+      if (on && !notice) {
+        notice = document.createElement("p");
+        notice.className = "reconnecting";
+        notice.setAttribute("role", "status");
+        notice.textContent = NOTICE;
+        const heading = card.querySelector(":scope > h2");
+        card.insertBefore(notice, heading ? heading.nextSibling : card.firstChild);
+      } else if (!on && notice) {
+        notice.remove();
+      }
+    });
+  }
+
+  async function resync() {
+    await refresh();
+    say("");
+    reconnecting(false);
+  }
+
   // The live socket: versioned by the record's entry numbers; on a drop, reconnect with the last one seen.
   let delay = 500;
   function follow() {
@@ -349,7 +402,7 @@
     const socket = new WebSocket(scheme + "//" + window.location.host + "/api/tables/" + game + "/live?since=" + seq);
     socket.addEventListener("open", () => {
       delay = 500;
-      body.classList.remove("offline");
+      if (down) resync();
     });
     socket.addEventListener("message", (event) => {
       // The page's entry number is the view's it shows (actions are sent as based on it), so an update only
@@ -358,7 +411,7 @@
       if (update.seq > seq || update.type === "state") refresh();
     });
     socket.addEventListener("close", () => {
-      body.classList.add("offline");
+      reconnecting(true);
       setTimeout(follow, delay);
       delay = Math.min(delay * 2, 5000);
     });
