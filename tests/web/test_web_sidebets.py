@@ -67,6 +67,7 @@ def test_a_source_bet_is_offered_in_one_tap_and_taken_with_its_value_beside_take
         expect(shown).to_contain_text("fair odds 1 to 1")
         expect(shown).to_contain_text("Ann or Cat may take it")
     expect(bob.page.locator('li[data-bet="1"]')).to_contain_text("worth 0.00 to you at evens")
+    expect(offer.get_by_label("Amount", exact=True)).to_have_value("3")  # kept for the next tap
 
     # A bet of his own, written out: its figures in money, as the table writes money.
     offer.get_by_label("Bet", exact=True).fill("next 7")

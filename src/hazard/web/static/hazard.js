@@ -217,12 +217,13 @@
     }, 250);
   }
 
-  // One tap offers a source's bet at evens, for the form's amount.
+  // One tap offers a source's bet at evens, for the form's amount; the form is kept as it is, so that the
+  // next tap offers another for the same amount.
   function sourceBets(form) {
     form.querySelectorAll("button.source-bet").forEach((button) => {
       button.addEventListener("click", () => {
         const amount = form.elements.namedItem("amount").value.trim() || "1";
-        act("offer " + amount + " on " + button.dataset.proposition + " at evens", null, form.dataset.template);
+        act("offer " + amount + " on " + button.dataset.proposition + " at evens", null, null);
       });
     });
   }
