@@ -195,3 +195,12 @@ def test_the_table_page_links_to_the_check(web: Web, table: int) -> None:
     page.get_by_role("link", name="Check the dice in your browser").click()
     expect(page).to_have_url(f"{web.server.url}/tables/{table}/proof")
     expect(page.locator("#proof-verdict")).to_contain_text("✔")
+
+
+def test_a_table_with_no_hand_ended_has_nothing_to_check_yet(web: Web, server: Server) -> None:
+    status, made = _post(server, "/api/tables", {"ruleset": "wikipedia"})
+    assert status == 201, made
+    page = _open(web, f"/tables/{made['id']}/proof")
+    expect(page.locator("#proof-verdict")).to_have_class("verdict done pending")
+    expect(page.locator("#proof-verdict")).to_contain_text("Nothing to check yet: no hand has ended")
+    web.clean()

@@ -118,8 +118,9 @@
       verdict.classList.add("bad");
     } else {
       verdict.textContent =
-        "✔ Proved here: SHA-256 of the server seed revealed is the commitment shown before the hand, so the seed was fixed before the first throw; and all " +
-        rows.length + " throw" + (rows.length === 1 ? "" : "s") + " follow from that seed and the players' seed.";
+        "✔ Proved here: SHA-256 of the server seed revealed is the commitment shown before the hand, so the seed was fixed before the first throw; and " +
+        (rows.length === 1 ? "its one throw follows" : "all " + rows.length + " throws follow") +
+        " from that seed and the players' seed.";
       verdict.classList.add("ok");
     }
     return { problems, pending: false, throws: checked };
@@ -132,6 +133,7 @@
     if (!window.crypto || !crypto.subtle) {
       overall.textContent =
         "This browser gives no Web Crypto to a page not served over https (or from this machine): check the record with hazard verify instead.";
+      overall.className = "verdict done bad";
       return;
     }
     try {
@@ -152,16 +154,20 @@
       }
       if (problems.length) {
         overall.textContent = "✘ The dice do not check: " + problems[0] + (problems.length > 1 ? " (and " + (problems.length - 1) + " more)" : "") + ".";
-        overall.className = "verdict bad";
+        overall.className = "verdict done bad";
+      } else if (!revealed) {
+        overall.textContent =
+          "Nothing to check yet: no hand has ended, so no server seed is revealed. The hand in play is checked here when the dice pass.";
+        overall.className = "verdict done pending";
       } else {
         overall.textContent =
           "✔ Checked in your browser: " + throws + " throw" + (throws === 1 ? "" : "s") + " of " + revealed + " hand" + (revealed === 1 ? "" : "s") +
           " follow from seeds fixed before they were thrown" + (pending ? "; the hand in play is checked when the dice pass." : ".");
-        overall.className = "verdict ok";
+        overall.className = "verdict done ok";
       }
     } catch (error) {
       overall.textContent = "✘ The check could not run: " + error.message;
-      overall.className = "verdict bad";
+      overall.className = "verdict done bad";
     }
   }
 
