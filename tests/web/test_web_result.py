@@ -66,6 +66,9 @@ def test_a_referees_fix_shows_the_corrected_outcome_and_its_settlement(client: T
     assert "thrown out on a main of 7: the caster loses" in banner
     client.cookies.clear()
     page = client.get(f"/tables/{table.id}").text
+    card = section(page, '<section class="card round">')
+    assert 'aria-label="1 and 1"' in card  # the round card shows the throw as fixed
+    assert 'aria-label="5 and 2"' not in card
     log = "".join(parsed(section(page, '<section class="card log">')).text)
     assert "now: Ann throws 1-1" in log
     assert "the caster Ann loses 2.00 (Ann pays Bob 2.00)" in log

@@ -498,8 +498,15 @@ def _corrected(live: LiveTable) -> dict[int, str]:
 def _round_throws(live: LiveTable, table: Table) -> list[Roll]:
     """The throws of the round in play (or the last throw, between rounds), from the entries kept."""
     corrected = _corrected(live)
+    fixed = {  # a throw a referee's fix replaced: shown as it now stands, where it stood
+        d.entry.item.target: d.entry.item.replacement
+        for d in live.recent
+        if isinstance(d.entry.item, Correction) and isinstance(d.entry.item.replacement, Roll)
+    }
     rolls = [
-        d.entry.item for d in live.recent if isinstance(d.entry.item, Roll) and d.entry.seq not in corrected
+        fixed.get(d.entry.seq, d.entry.item)
+        for d in live.recent
+        if isinstance(d.entry.item, Roll) and (d.entry.seq not in corrected or d.entry.seq in fixed)
     ]
     wanted = table.throws_this_round or 1
     return rolls[-wanted:]

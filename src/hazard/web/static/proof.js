@@ -114,7 +114,8 @@
       }
     }
     if (problems.length) {
-      verdict.textContent = "✘ Hand " + number + " does not check: " + problems.join("; ") + ".";
+      const said = problems.map((problem) => problem.replace(/^hand \d+(, |: )/, ""));
+      verdict.textContent = "✘ Hand " + number + " does not check: " + said.join("; ") + ".";
       verdict.classList.add("bad");
     } else {
       verdict.textContent =
