@@ -73,3 +73,14 @@ def test_a_referees_fix_shows_the_corrected_outcome_and_its_settlement(client: T
     assert "now: Ann throws 1-1" in log
     assert "the caster Ann loses 2.00 (Ann pays Bob 2.00)" in log
     assert "Ann pays Bob 2.00" in log
+
+
+@pytest.mark.parametrize(("money", "won"), [("exact", "5/2"), ("lsd", "£2 10s")])
+def test_the_banner_shows_money_in_the_tables_style(client: TestClient, money: str, won: str) -> None:
+    table = _typed_table(client, money)
+    table.ok("host", "stake Bob 5/2")
+    table.ok("host", "call 7")
+    table.ok("host", "5-2")
+    banner = _banner(client, table)
+    assert f"Round 1: Ann, the caster, wins {won}" in banner
+    assert f"Bob pays Ann {won}" in banner
