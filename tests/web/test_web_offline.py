@@ -82,6 +82,7 @@ def visits(server: Server, browser: Browser, shots: Path) -> Iterator[list[Visit
             Visit("screen", spectator.context, f"/tables/{game}/screen"),
             Visit("claim", spectator.context, late),
             Visit("docs", spectator.context, "/docs", ready="#swagger-ui .info"),
+            Visit("proof", spectator.context, f"/tables/{game}/proof", ready=".verdict.done"),
         ]
     finally:
         web.close()

@@ -3,6 +3,7 @@ static files. Each is rendered by :class:`~hazard.web.pages.Pages` for the viewe
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from typing import Annotated
 
@@ -14,6 +15,7 @@ from hazard.table import ClaimError
 from hazard.web.deps import GameNumber, ModeDep, ServicesDep, ViewerDep, set_cookie
 from hazard.web.hub import NoSuchTable
 from hazard.web.pages import Viewer
+from hazard.web.proof import proof_page
 
 __all__ = ["router"]
 
@@ -47,6 +49,14 @@ async def screen_page(game: GameNumber, services: ServicesDep) -> HTMLResponse:
     return HTMLResponse(await services.pages.table(game, Viewer(), mode="screen"))
 
 
+@router.get("/tables/{game}/proof", response_class=HTMLResponse)
+async def dice_proof_page(game: GameNumber, services: ServicesDep) -> HTMLResponse:
+    """Every hand's commitment, seeds and throws, which the page's script checks in the browser."""
+    await services.hub.table(game)
+    export = json.loads(b"".join(await services.exports.stream(game)))
+    return HTMLResponse(proof_page(game, export))
+
+
 @router.get("/tables/{game}/claim", response_class=HTMLResponse)
 async def claim_page(
     game: GameNumber, code: Annotated[str, Query(max_length=200)], services: ServicesDep
@@ -76,7 +86,12 @@ async def claim(
 
 @router.get("/static/{name}")
 async def static(name: str) -> Response:
-    kinds = {"hazard.js": "text/javascript", "hazard.css": "text/css", "favicon.svg": "image/svg+xml"}
+    kinds = {
+        "hazard.js": "text/javascript",
+        "proof.js": "text/javascript",
+        "hazard.css": "text/css",
+        "favicon.svg": "image/svg+xml",
+    }
     if name not in kinds:
         raise NoSuchTable(f"no such file {quoted(name)}")
     text = resources.files("hazard.web").joinpath("static", name).read_text(encoding="utf-8")

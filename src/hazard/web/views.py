@@ -39,6 +39,7 @@ from hazard.table import (
 )
 from hazard.web.bets import Offers, SideBet, offers, side_bets
 from hazard.web.hub import LiveTable
+from hazard.web.result import ResultView, corrected_events, result_view
 
 __all__ = [
     "Button",
@@ -309,6 +310,8 @@ class TableView:
     controls: Controls | None
     referee: Referee | None
     log: tuple[LogLine, ...]
+    result: ResultView | None = None
+    """The last round settled, for the result banner (None before any has)."""
 
 
 def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -> TableView:
@@ -331,6 +334,7 @@ def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -
         controls=_controls(live, table, seat, host) if mode == "table" and not live.closed else None,
         referee=_referee(live, viewer.host, host) if mode == "referee" and not live.closed else None,
         log=_log(live, money, short=mode == "screen"),
+        result=result_view(live),
     )
 
 
@@ -459,10 +463,18 @@ def _log(live: LiveTable, money: MoneyStyle, *, short: bool) -> tuple[LogLine, .
                 str(entry.actor),
                 entry_text(entry, money),
                 corrected.get(entry.seq),
-                tuple(event_text(event, money) for event in done.events),
+                _events(live, done.entry.item, tuple(event_text(event, money) for event in done.events)),
             )
         )
     return tuple(lines)
+
+
+def _events(live: LiveTable, item: object, events: tuple[str, ...]) -> tuple[str, ...]:
+    """An entry's events in the log; a correction, which has none of its own, shows what the entry it
+    corrected does now (the outcome and settlement the replay gave)."""
+    if isinstance(item, Correction) and not events:
+        return corrected_events(live, item.target)
+    return events
 
 
 def _corrected(live: LiveTable) -> dict[int, str]:
@@ -477,8 +489,15 @@ def _corrected(live: LiveTable) -> dict[int, str]:
 def _round_throws(live: LiveTable, table: Table) -> list[Roll]:
     """The throws of the round in play (or the last throw, between rounds), from the entries kept."""
     corrected = _corrected(live)
+    fixed = {  # a throw a referee's fix replaced: shown as it now stands, where it stood
+        d.entry.item.target: d.entry.item.replacement
+        for d in live.recent
+        if isinstance(d.entry.item, Correction) and isinstance(d.entry.item.replacement, Roll)
+    }
     rolls = [
-        d.entry.item for d in live.recent if isinstance(d.entry.item, Roll) and d.entry.seq not in corrected
+        fixed.get(d.entry.seq, d.entry.item)
+        for d in live.recent
+        if isinstance(d.entry.item, Roll) and (d.entry.seq not in corrected or d.entry.seq in fixed)
     ]
     wanted = table.throws_this_round or 1
     return rolls[-wanted:]
