@@ -108,6 +108,49 @@
     });
   }
 
+  // --- the turn line: focus, the tab's title, the dice thrown, the strip's height ---------------------------
+  // A keyboard player plays a round with Enter alone: the button he pressed is gone with the view it was in,
+  // so focus goes to the same action's button in the new view, or else to the turn line's main button.
+  const baseTitle = document.title.replace(/^Your turn · /, "");
+  function turnState() {
+    const focused = document.activeElement;
+    const inRoot = focused && focused !== document.body && root.contains(focused);
+    const throws = root.querySelector(".throws");
+    return {
+      action: inRoot && focused.dataset ? focused.dataset.action || null : null,
+      // nothing focused (the pressed button went with the old view) or a button of the turn line
+      turnFocus: !inRoot || Boolean(focused.closest(".turnline")),
+      typing: inRoot && (focused.tagName === "INPUT" || focused.tagName === "SELECT" || focused.tagName === "TEXTAREA"),
+      throwKey: throws ? throws.dataset.throwKey || "" : "",
+    };
+  }
+
+  function afterSwap(before) {
+    const view = root.querySelector(".view");
+    const mine = Boolean(view && view.dataset.mine === "1");
+    document.title = (mine ? "Your turn · " : "") + baseTitle;
+    if (!before.typing) {
+      const same = before.action
+        ? Array.from(root.querySelectorAll("button[data-action]")).find((b) => b.dataset.action === before.action)
+        : null;
+      const main = root.querySelector(".turnline button.primary") || root.querySelector(".turnline button");
+      const target = same || (before.turnFocus ? main : null);
+      if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+    }
+    const throws = root.querySelector(".throws");
+    if (throws && throws.dataset.throwKey && throws.dataset.throwKey !== before.throwKey) {
+      throws.classList.add("thrown"); // the CSS rolls the new dice, unless the reader asks for less motion
+    }
+    stripHeight();
+  }
+
+  // The message bar sits just above the turn line's strip at the foot of a phone's screen, not over it.
+  function stripHeight() {
+    const strip = root.querySelector(".turnline");
+    const height = strip && getComputedStyle(strip).position === "fixed" ? strip.offsetHeight : 0;
+    document.documentElement.style.setProperty("--strip", height + "px");
+  }
+
   // Fetch the view and swap it in. A request made while one is on its way asks for one more fetch after it:
   // the one on its way may have been answered before the entry that asked was written, and a page that kept
   // its answer would stand at an old entry until the table moved again.
@@ -124,8 +167,10 @@
     if (!response.ok) return;
     const html = await response.text();
     const saved = remembered();
+    const before = turnState();
     root.innerHTML = html;
     restore(saved);
+    afterSwap(before);
     const view = root.querySelector(".view");
     if (view) seq = Math.max(seq, Number(view.dataset.seq));
     dice = { a: null, b: null };
@@ -365,5 +410,7 @@
   }
 
   wire();
+  stripHeight();
+  window.addEventListener("resize", stripHeight);
   follow();
 })();

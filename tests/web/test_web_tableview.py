@@ -1,0 +1,123 @@
+"""The table page as a table (issue 21 items 1-3), in a real browser: whose turn it is for each viewer, the
+tab's title, focus kept on the main button so that a round is played with Enter alone, and at a phone's size
+the dice, the turn line and the main button on the first screen.
+
+One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``test_web_browser``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+from tests.web.test_web_browser import MAX_CLICKS, PHONE, Web, browser, chromium, seated, server, shots, web
+
+pytestmark = pytest.mark.slow  # real Chromium
+
+__all__ = ["browser", "chromium", "server", "shots", "web"]  # the fixtures, used by name
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+SCREEN: ViewportSize = {"width": 1920, "height": 1080}
+
+
+def _shots(web: Web) -> Path:
+    folder = Path(os.environ.get("HAZARD_TABLEVIEW_SHOTS", str(web.shots)))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _within(page: Page, selector: str, size: ViewportSize) -> None:
+    """``selector``'s first element lies wholly inside the first screen, unscrolled."""
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    assert box["y"] >= 0, (selector, box)
+    assert box["y"] + box["height"] <= size["height"], (selector, box)
+    assert box["x"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"], (selector, box)
+
+
+def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: Web) -> None:
+    game, host, ann, bob = seated(web)
+    both = [ann, bob]
+    turn = ".turnline .turn-text"
+    expect(ann.page.locator(turn)).to_have_text("Your turn: call a main")
+    expect(bob.page.locator(turn)).to_have_text("Waiting for Ann to call a main")
+    expect(bob.page.locator(".turnline .turn-also")).to_have_text("You may lay a stake now.")
+    expect(host.page.locator(turn)).to_have_text("Waiting for Ann to call a main")
+    expect(ann.page).to_have_title(re.compile(r"^Your turn · "))
+    expect(bob.page).not_to_have_title(re.compile(r"^Your turn"))
+    assert bob.page.locator(".turnline button").count() == 0
+
+    # Tab to the main button, then Enter alone: the main button has the focus after each update, and each
+    # Enter plays it.
+    expect(ann.page.locator(".turnline button.primary")).to_have_text("Call 7")
+    for _ in range(30):
+        ann.page.keyboard.press("Tab")
+        if ann.page.evaluate("() => document.activeElement.dataset.action") == "call 7":
+            break
+    else:
+        pytest.fail("Tab never reached the button that calls 7")
+    for _ in range(MAX_CLICKS):
+        state = web.server.state(game)["state"]
+        if state["rounds_played"] >= 1:
+            break
+        assert state["caster"] == "Ann", state
+        expect(ann.page.locator(".turnline button.primary")).to_be_focused()
+        web.act(ann, lambda: ann.page.keyboard.press("Enter"), game, both)
+        now = web.server.state(game)["state"]
+        if now["caster"] == "Ann" and now["rounds_played"] == 0:
+            expect(bob.page.locator(turn)).to_have_text("Waiting for Ann to throw")
+            expect(ann.page.locator(turn)).to_have_text("Your turn: throw the dice")
+    else:
+        pytest.fail("a round took more than MAX_CLICKS presses of Enter")
+    caster = web.server.state(game)["state"]["caster"]
+    holder, other = (ann, bob) if caster == "Ann" else (bob, ann)
+    expect(holder.page.locator(turn)).to_have_text("Your turn: call a main")
+    expect(other.page.locator(turn)).to_have_text(f"Waiting for {caster} to call a main")
+    if holder is ann:
+        expect(ann.page.locator(".turnline button.primary")).to_be_focused()
+    expect(holder.page).to_have_title(re.compile(r"^Your turn · "))
+    expect(other.page).not_to_have_title(re.compile(r"^Your turn"))
+    web.clean()
+
+
+def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
+    game, host, ann, bob = seated(web)
+    web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
+    web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+    folder = _shots(web)
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        for who, client in (("caster", ann), ("waiting", bob)):
+            page = client.watch(client.context.new_page())
+            try:
+                page.set_viewport_size(size)
+                page.goto(f"/tables/{game}")
+                page.wait_for_selector(".view", state="attached")
+                assert page.evaluate("() => window.scrollY") == 0
+                _within(page, ".felt .throws", size)
+                _within(page, ".turnline .turn-text", size)
+                if who == "caster":
+                    _within(page, ".turnline button.primary", size)
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= size["width"], (name, width)
+                page.screenshot(path=str(folder / f"tableview-{who}-{name}.png"))
+                page.screenshot(path=str(folder / f"tableview-{who}-{name}-full.png"), full_page=True)
+            finally:
+                page.close()
+    page = host.watch(host.context.new_page())
+    try:
+        page.set_viewport_size(SCREEN)
+        page.goto(f"/tables/{game}/screen")
+        page.wait_for_selector(".view", state="attached")
+        box = page.locator("main.screen").bounding_box()
+        assert box is not None
+        assert box["width"] >= SCREEN["width"] * 0.9, box
+        _within(page, ".felt .throws", SCREEN)
+        _within(page, ".turnline .turn-text", SCREEN)
+        page.screenshot(path=str(folder / "tableview-screen.png"))
+    finally:
+        page.close()
+    web.clean()
