@@ -107,6 +107,20 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
                 page.screenshot(path=str(folder / f"tableview-{who}-{name}-full.png"), full_page=True)
             finally:
                 page.close()
+    # A new throw tumbles onto the felt, unless the reader asks for less motion.
+    animation = """() => {
+      document.querySelector(".throws").classList.add("thrown");
+      return getComputedStyle(document.querySelector(".throws .last .face")).animationName;
+    }"""
+    for motion, expected in (("no-preference", "hazard-throw"), ("reduce", "none")):
+        page = bob.watch(bob.context.new_page())
+        try:
+            page.emulate_media(reduced_motion=motion)
+            page.goto(f"/tables/{game}")
+            page.wait_for_selector(".view", state="attached")
+            assert page.evaluate(animation) == expected, motion
+        finally:
+            page.close()
     page = host.watch(host.context.new_page())
     try:
         page.set_viewport_size(SCREEN)

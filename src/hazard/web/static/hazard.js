@@ -114,12 +114,13 @@
   const baseTitle = document.title.replace(/^Your turn · /, "");
   function turnState() {
     const focused = document.activeElement;
-    const inRoot = focused && focused !== document.body && root.contains(focused);
+    const nothing = !focused || focused === document.body;
+    const inRoot = !nothing && root.contains(focused);
     const throws = root.querySelector(".throws");
     return {
       action: inRoot && focused.dataset ? focused.dataset.action || null : null,
       // nothing focused (the pressed button went with the old view) or a button of the turn line
-      turnFocus: !inRoot || Boolean(focused.closest(".turnline")),
+      turnFocus: nothing || (inRoot && Boolean(focused.closest(".turnline"))),
       typing: inRoot && (focused.tagName === "INPUT" || focused.tagName === "SELECT" || focused.tagName === "TEXTAREA"),
       throwKey: throws ? throws.dataset.throwKey || "" : "",
     };
