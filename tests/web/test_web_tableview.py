@@ -13,7 +13,18 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
-from tests.web.test_web_browser import MAX_CLICKS, PHONE, Web, browser, chromium, seated, server, shots, web
+from tests.web.test_web_browser import (
+    MAX_CLICKS,
+    PHONE,
+    Client,
+    Web,
+    browser,
+    chromium,
+    seated,
+    server,
+    shots,
+    web,
+)
 
 pytestmark = pytest.mark.slow  # real Chromium
 
@@ -84,13 +95,12 @@ def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: We
     web.clean()
 
 
-def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
-    game, host, ann, bob = seated(web)
-    web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
-    web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+def _fits(web: Web, game: int, moment: str, seats: dict[str, Client]) -> None:
+    """At a phone's size and a desktop's, each seat's first screen shows the felt's throws, the turn line and
+    (for the seat whose turn it is) its main button, unscrolled, and nothing is wider than the screen."""
     folder = _shots(web)
     for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        for who, client in (("caster", ann), ("waiting", bob)):
+        for who, client in seats.items():
             page = client.watch(client.context.new_page())
             try:
                 page.set_viewport_size(size)
@@ -103,10 +113,21 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
                     _within(page, ".turnline button.primary", size)
                 width = page.evaluate("() => document.documentElement.scrollWidth")
                 assert width <= size["width"], (name, width)
-                page.screenshot(path=str(folder / f"tableview-{who}-{name}.png"))
-                page.screenshot(path=str(folder / f"tableview-{who}-{name}-full.png"), full_page=True)
+                page.screenshot(path=str(folder / f"tableview-{moment}-{who}-{name}.png"))
+                page.screenshot(
+                    path=str(folder / f"tableview-{moment}-{who}-{name}-full.png"), full_page=True
+                )
             finally:
                 page.close()
+
+
+def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
+    game, host, ann, bob = seated(web)
+    _fits(web, game, "calling", {"caster": ann, "waiting": bob})
+    web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
+    web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+    _fits(web, game, "throwing", {"caster": ann, "waiting": bob})
+    folder = _shots(web)
     # A new throw tumbles onto the felt, unless the reader asks for less motion.
     animation = """() => {
       document.querySelector(".throws").classList.add("thrown");
