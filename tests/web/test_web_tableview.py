@@ -77,11 +77,17 @@ def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: We
             break
         assert state["caster"] == "Ann", state
         expect(ann.page.locator(".turnline button.primary")).to_be_focused()
+        threw = state["turn"]["need"] == "throw"
+        rolled = [client.page.evaluate("() => Number(document.body.dataset.thrown || 0)") for client in both]
         web.act(ann, lambda: ann.page.keyboard.press("Enter"), game, both)
         now = web.server.state(game)["state"]
         if now["caster"] == "Ann" and now["rounds_played"] == 0:
             expect(bob.page.locator(turn)).to_have_text("Waiting for Ann to throw")
             expect(ann.page.locator(turn)).to_have_text("Your turn: throw the dice")
+        if threw:  # each page rolled the new throw onto its felt, once
+            for client, before in zip(both, rolled, strict=True):
+                count = client.page.evaluate("() => Number(document.body.dataset.thrown || 0)")
+                assert count == before + 1, (before, count)
     else:
         pytest.fail("a round took more than MAX_CLICKS presses of Enter")
     caster = web.server.state(game)["state"]["caster"]
@@ -127,6 +133,21 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
     web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
     web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
     _fits(web, game, "throwing", {"caster": ann, "waiting": bob})
+    # On a phone the message bar stands just above the turn strip, not over it.
+    phone = web.client()
+    phone.context.add_cookies(bob.context.cookies())
+    phone.page.set_viewport_size(PHONE)
+    phone.page.goto(f"/tables/{game}")
+    phone.page.wait_for_selector(".view", state="attached")
+    box = phone.page.locator('form[data-template="{command}"]')
+    box.get_by_role("textbox", name="Command").fill("throw")
+    web.refused(phone, box.get_by_role("button").click, game)
+    phone.page.screenshot(path=str(_shots(web) / "tableview-refused-phone.png"))
+    message = phone.page.locator("#message").bounding_box()
+    strip = phone.page.locator(".turnline").bounding_box()
+    assert message is not None
+    assert strip is not None
+    assert message["y"] + message["height"] <= strip["y"] + 1, (message, strip)
     folder = _shots(web)
     # A new throw tumbles onto the felt, unless the reader asks for less motion.
     animation = """() => {

@@ -141,6 +141,7 @@
     const throws = root.querySelector(".throws");
     if (throws && throws.dataset.throwKey && throws.dataset.throwKey !== before.throwKey) {
       throws.classList.add("thrown"); // the CSS rolls the new dice, unless the reader asks for less motion
+      body.dataset.thrown = String(Number(body.dataset.thrown || "0") + 1); // how many it has rolled
     }
     stripHeight();
   }
@@ -156,6 +157,7 @@
   // the one on its way may have been answered before the entry that asked was written, and a page that kept
   // its answer would stand at an old entry until the table moved again.
   let again = false;
+  let lastView = null;
   async function swap() {
     const response = await fetch("/tables/" + game + "/view?mode=" + mode, { credentials: "same-origin" });
     if (response.status === 429) {
@@ -167,6 +169,8 @@
     }
     if (!response.ok) return;
     const html = await response.text();
+    if (html === lastView) return; // nothing changed: the page, its focus and its dice stay as they are
+    lastView = html;
     const saved = remembered();
     const before = turnState();
     root.innerHTML = html;
