@@ -60,7 +60,13 @@ def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: We
     expect(host.page.locator(turn)).to_have_text("Waiting for Ann to call a main")
     expect(ann.page).to_have_title(re.compile(r"^Your turn · "))
     expect(bob.page).not_to_have_title(re.compile(r"^Your turn"))
-    assert bob.page.locator(".turnline button").count() == 0
+    assert bob.page.locator(".turnline .moves button").count() == 0
+    # The tone when it becomes his turn is his to turn on, and stays on through the updates.
+    sound = bob.page.locator(".turnline button.sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    assert host.page.locator(".turnline button.sound").count() == 0  # a spectator has no turn
 
     # Tab to the main button, then Enter alone: the main button has the focus after each update, and each
     # Enter plays it.
@@ -98,6 +104,7 @@ def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: We
         expect(ann.page.locator(".turnline button.primary")).to_be_focused()
     expect(holder.page).to_have_title(re.compile(r"^Your turn · "))
     expect(other.page).not_to_have_title(re.compile(r"^Your turn"))
+    expect(bob.page.locator(".turnline button.sound")).to_have_attribute("aria-pressed", "true")
     web.clean()
 
 

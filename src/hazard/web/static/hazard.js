@@ -123,6 +123,7 @@
       turnFocus: nothing || (inRoot && Boolean(focused.closest(".turnline"))),
       typing: inRoot && (focused.tagName === "INPUT" || focused.tagName === "SELECT" || focused.tagName === "TEXTAREA"),
       throwKey: throws ? throws.dataset.throwKey || "" : "",
+      mine: Boolean(root.querySelector(".view[data-mine='1']")),
     };
   }
 
@@ -134,7 +135,7 @@
       const same = before.action
         ? Array.from(root.querySelectorAll("button[data-action]")).find((b) => b.dataset.action === before.action)
         : null;
-      const main = root.querySelector(".turnline button.primary") || root.querySelector(".turnline button");
+      const main = root.querySelector(".turnline .moves button.primary") || root.querySelector(".turnline .moves button");
       const target = same || (before.turnFocus ? main : null);
       if (target && document.activeElement !== target) target.focus({ preventScroll: true });
     }
@@ -143,7 +144,47 @@
       throws.classList.add("thrown"); // the CSS rolls the new dice, unless the reader asks for less motion
       body.dataset.thrown = String(Number(body.dataset.thrown || "0") + 1); // how many it has rolled
     }
+    if (mine && !before.mine) chime();
     stripHeight();
+  }
+
+  // An optional tone when it becomes the seat's turn: off unless the player turns it on (kept in this browser).
+  function soundOn() {
+    try {
+      return window.localStorage.getItem("hazard-sound") === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+  function wireSound() {
+    const toggle = root.querySelector(".turnline button.sound");
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    toggle.addEventListener("click", () => {
+      try {
+        window.localStorage.setItem("hazard-sound", soundOn() ? "off" : "on");
+      } catch (error) {
+        // no storage: the tone stays off
+      }
+      toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    });
+  }
+  let audio = null;
+  function chime() {
+    if (!soundOn() || !window.AudioContext) return;
+    try {
+      audio = audio || new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.3);
+    } catch (error) {
+      // a browser that will not play: the title still says it
+    }
   }
 
   // The message bar sits just above the turn line's strip at the foot of a phone's screen, not over it.
@@ -285,6 +326,7 @@
 
   function wire() {
     ownSeed();
+    wireSound();
     root.querySelectorAll("button[data-action]").forEach((button) => {
       button.addEventListener("click", () => act(button.dataset.action, button.dataset.role));
     });
