@@ -702,7 +702,7 @@ def test_the_creators_browser_joins_as_a_player_and_keeps_the_hosts_keys(client:
     assert joined.cookies.get(f"hazard_seat_{game}") == joined.json()["token"]  # he sat himself down
     assert client.get(f"/api/tables/{game}/whoami").json() == {"seat": "Ann", "host": True}
     page = client.get(f"/tables/{game}").text
-    assert "Your move, Ann" in page
+    assert "Your seat, Ann" in page
     assert '<section class="card host">' in page
     assert f'href="/tables/{game}/referee"' in page
     # the host's page seats a late arrival and is given the link that hands him his seat

@@ -352,8 +352,8 @@ def point(page: Page, what: str) -> str:
 
 
 def action_buttons(page: Page) -> dict[str, str]:
-    """The action each button of the page's controls sends, by its label."""
-    buttons = page.locator(".controls .buttons button[data-action]")
+    """The action each button of the page's controls and its turn line sends, by its label."""
+    buttons = page.locator(".turnline .moves button[data-action], .controls .buttons button[data-action]")
     return {b.inner_text(): str(b.get_attribute("data-action")) for b in buttons.all()}
 
 
@@ -377,8 +377,8 @@ def seated(web: Web, label: str = "") -> tuple[int, Client, Client, Client]:
     bob = web.client()
     web.join(bob, game, "Bob")
     web.synced(game, [host, ann, bob])
-    expect(ann.page.locator(".controls h2")).to_have_text("Your move, Ann")
-    expect(bob.page.locator(".controls h2")).to_have_text("Your move, Bob")
+    expect(ann.page.locator(".controls h2")).to_have_text("Your seat, Ann")
+    expect(bob.page.locator(".controls h2")).to_have_text("Your seat, Bob")
     return game, host, ann, bob
 
 
@@ -507,14 +507,14 @@ def test_a_spectator_and_the_big_screen_follow_the_table(web: Web) -> None:
 def test_a_reload_keeps_the_seat(web: Web) -> None:
     game, _, ann, bob = seated(web)
     ann.page.reload()
-    expect(ann.page.locator(".controls h2")).to_have_text("Your move, Ann")
+    expect(ann.page.locator(".controls h2")).to_have_text("Your seat, Ann")
     ann_row = ann.page.locator("table.players tbody tr").filter(has_text="Ann")
     expect(ann_row.locator(".tag")).to_have_text("caster, you")
     expect(ann.page.locator("table.players tbody tr").filter(has_text="Bob")).not_to_contain_text("you")
     # A new page in the same browser is Ann's too, and she acts from it.
     again = ann.watch(ann.context.new_page())
     again.goto(f"/tables/{game}")
-    expect(again.locator(".controls h2")).to_have_text("Your move, Ann")
+    expect(again.locator(".controls h2")).to_have_text("Your seat, Ann")
     again.close()
     web.act(ann, ann.page.get_by_role("button", name="Call 7").click, game, [ann, bob])
     expect(ann.page.locator(".turn")).to_have_text("Ann to throw")
@@ -609,7 +609,7 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     expect(message).to_have_class(re.compile(r"\berror\b"))
     # One the rules take is shown as text wherever it appears.
     web.join(eve, game, "Eve<img src=x onerror=alert(3)>")
-    expect(page.locator(".controls h2")).to_have_text("Your move, Eve<img src=x onerror=alert(3)>")
+    expect(page.locator(".controls h2")).to_have_text("Your seat, Eve<img src=x onerror=alert(3)>")
     web.synced(game, [host, ann, eve])
     expect(ann.page.locator("table.players")).to_contain_text("Eve<img src=x onerror=alert(3)>")
     # A side bet on markup: the preview says why not, as text, and so does the refusal.
@@ -620,7 +620,9 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     assert "invalid proposition '<script>alert(4)</script>'" in error
     for client in (host, ann, eve):
         expect(client.page.locator(".round h1")).to_have_text(label)
-        assert client.page.title() == f"{label} · Hazard"
+        # the title starts "Your turn · " on the page of the seat whose turn it is (Ann's)
+        title = client.page.title()
+        assert title == ("Your turn · " if client is ann else "") + f"{label} · Hazard", title
         assert client.page.locator("img").count() == 0
         assert client.page.locator("script").count() == 1  # the page's own, /static/hazard.js
     lobby = web.client("/")
@@ -635,7 +637,7 @@ def test_the_creator_takes_a_seat_at_his_own_table(web: Web) -> None:
     game = web.new_table(host)
     web.join(host, game, "Ann")
     web.synced(game, [host])
-    assert host.page.locator(".controls h2").inner_text() == "Your move, Ann"
+    assert host.page.locator(".controls h2").inner_text() == "Your seat, Ann"
 
 
 def test_the_host_has_the_host_tools_on_the_table_page(web: Web) -> None:
@@ -721,7 +723,7 @@ def test_a_link_followed_from_another_site_keeps_the_seat_and_its_posts_are_refu
             with page.expect_navigation():
                 page.locator("#go").click()
             assert page.url == target
-            expect(page.locator(".controls h2")).to_have_text("Your move, Ann")
+            expect(page.locator(".controls h2")).to_have_text("Your seat, Ann")
             forger = host.watch(host.context.new_page())
             forger.goto(elsewhere.url)
             kind = forger.evaluate(

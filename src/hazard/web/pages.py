@@ -75,7 +75,8 @@ class Pages:
             view = table_view(live, viewer, mode, self._claim_minutes())
             return self._render(
                 "table.html",
-                title=f"{live.session.info.label} · Hazard",
+                # the tab says when it is the viewer's turn (hazard.js keeps it so on each update)
+                title=("Your turn · " if view.turn.mine else "") + f"{live.session.info.label} · Hazard",
                 data={"page": "table", "game": game, "mode": mode, "seq": view.seq},
                 game=game,
                 mode=mode,

@@ -40,6 +40,7 @@ from hazard.table import (
 from hazard.web.bets import Offers, SideBet, offers, side_bets
 from hazard.web.hub import LiveTable
 from hazard.web.result import ResultView, corrected_events, result_view
+from hazard.web.turn import TurnLine, turn_line
 
 __all__ = [
     "Button",
@@ -59,6 +60,7 @@ __all__ = [
     "RoundView",
     "SideBet",
     "TableView",
+    "TurnLine",
     "Viewer",
     "claim_view",
     "lobby_view",
@@ -301,6 +303,8 @@ class TableView:
 
     seq: int
     round: RoundView
+    turn: TurnLine
+    """Whose turn it is, for this viewer, with the buttons that play it (:mod:`hazard.web.turn`)."""
     players: tuple[PlayerRow, ...]
     stakes: tuple[tuple[str, str], ...]
     """Each stake against the caster: who lays it, and how much."""
@@ -323,9 +327,12 @@ def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -
     seat = viewer.seat if viewer.seat is not None and table.seated(viewer.seat) else None
     host = claim_minutes if viewer.host else None
     fair = _fair(live) if session.info.dice is DiceKind.FAIR else None
+    playing = mode == "table" and not live.closed and seat is not None
+    can = choices(table, seat) if playing and seat is not None else None
     return TableView(
         seq=live.seq,
         round=_round(live, table, big=mode == "screen"),
+        turn=turn_line(table, seat, can, closed=live.closed),
         players=_players(table, money, seat),
         stakes=tuple((w.opponent, format_money(w.amount, money)) for w in table.wagers),
         bets=side_bets(table, money, seat if mode == "table" and not live.closed else None),
@@ -403,11 +410,7 @@ def _controls(live: LiveTable, table: Table, seat: str | None, host: str | None)
     if seat is None:
         return Controls(seat=None, host=host)
     can = choices(table, seat)
-    buttons = [Button(f"call {main}", f"Call {main}") for main in can.mains]
-    if can.throw:
-        buttons.append(Button("throw", "Throw the dice", primary=True))
-    if can.throw_for is not None:
-        buttons.append(Button("throw", f"Let {can.throw_for} throw", primary=True))
+    buttons: list[Button] = []  # calling a main and throwing are the turn line's buttons (hazard.web.turn)
     if can.withdraw:
         buttons.append(Button("withdraw", "Withdraw my stakes"))
     if can.pass_dice:

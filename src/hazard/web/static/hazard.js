@@ -108,10 +108,97 @@
     });
   }
 
+  // --- the turn line: focus, the tab's title, the dice thrown, the strip's height ---------------------------
+  // A keyboard player plays a round with Enter alone: the button he pressed is gone with the view it was in,
+  // so focus goes to the same action's button in the new view, or else to the turn line's main button.
+  const baseTitle = document.title.replace(/^Your turn · /, "");
+  function turnState() {
+    const focused = document.activeElement;
+    const nothing = !focused || focused === document.body;
+    const inRoot = !nothing && root.contains(focused);
+    const throws = root.querySelector(".throws");
+    return {
+      action: inRoot && focused.dataset ? focused.dataset.action || null : null,
+      // nothing focused (the pressed button went with the old view) or a button of the turn line
+      turnFocus: nothing || (inRoot && Boolean(focused.closest(".turnline"))),
+      typing: inRoot && (focused.tagName === "INPUT" || focused.tagName === "SELECT" || focused.tagName === "TEXTAREA"),
+      throwKey: throws ? throws.dataset.throwKey || "" : "",
+      mine: Boolean(root.querySelector(".view[data-mine='1']")),
+    };
+  }
+
+  function afterSwap(before) {
+    const view = root.querySelector(".view");
+    const mine = Boolean(view && view.dataset.mine === "1");
+    document.title = (mine ? "Your turn · " : "") + baseTitle;
+    if (!before.typing) {
+      const same = before.action
+        ? Array.from(root.querySelectorAll("button[data-action]")).find((b) => b.dataset.action === before.action)
+        : null;
+      const main = root.querySelector(".turnline .moves button.primary") || root.querySelector(".turnline .moves button");
+      const target = same || (before.turnFocus ? main : null);
+      if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+    }
+    const throws = root.querySelector(".throws");
+    if (throws && throws.dataset.throwKey && throws.dataset.throwKey !== before.throwKey) {
+      throws.classList.add("thrown"); // the CSS rolls the new dice, unless the reader asks for less motion
+      body.dataset.thrown = String(Number(body.dataset.thrown || "0") + 1); // how many it has rolled
+    }
+    if (mine && !before.mine) chime();
+    stripHeight();
+  }
+
+  // An optional tone when it becomes the seat's turn: off unless the player turns it on (kept in this browser).
+  function soundOn() {
+    try {
+      return window.localStorage.getItem("hazard-sound") === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+  function wireSound() {
+    const toggle = root.querySelector(".turnline button.sound");
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    toggle.addEventListener("click", () => {
+      try {
+        window.localStorage.setItem("hazard-sound", soundOn() ? "off" : "on");
+      } catch (error) {
+        // no storage: the tone stays off
+      }
+      toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    });
+  }
+  let audio = null;
+  function chime() {
+    if (!soundOn() || !window.AudioContext) return;
+    try {
+      audio = audio || new AudioContext();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.3);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.3);
+    } catch (error) {
+      // a browser that will not play: the title still says it
+    }
+  }
+
+  // The message bar sits just above the turn line's strip at the foot of a phone's screen, not over it.
+  function stripHeight() {
+    const strip = root.querySelector(".turnline");
+    const height = strip && getComputedStyle(strip).position === "fixed" ? strip.offsetHeight : 0;
+    document.documentElement.style.setProperty("--strip", height + "px");
+  }
+
   // Fetch the view and swap it in. A request made while one is on its way asks for one more fetch after it:
   // the one on its way may have been answered before the entry that asked was written, and a page that kept
   // its answer would stand at an old entry until the table moved again.
   let again = false;
+  let lastView = null;
   async function swap() {
     const response = await fetch("/tables/" + game + "/view?mode=" + mode, { credentials: "same-origin" });
     if (response.status === 429) {
@@ -123,9 +210,13 @@
     }
     if (!response.ok) return;
     const html = await response.text();
+    if (html === lastView) return; // nothing changed: the page, its focus and its dice stay as they are
+    lastView = html;
     const saved = remembered();
+    const before = turnState();
     root.innerHTML = html;
     restore(saved);
+    afterSwap(before);
     const view = root.querySelector(".view");
     if (view) seq = Math.max(seq, Number(view.dataset.seq));
     dice = { a: null, b: null };
@@ -249,6 +340,7 @@
 
   function wire() {
     ownSeed();
+    wireSound();
     root.querySelectorAll("button[data-action]").forEach((button) => {
       button.addEventListener("click", () => act(button.dataset.action, button.dataset.role));
     });
@@ -419,5 +511,7 @@
   }
 
   wire();
+  stripHeight();
+  window.addEventListener("resize", stripHeight);
   follow();
 })();
