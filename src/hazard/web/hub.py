@@ -266,10 +266,29 @@ class Hub:
         """The web tables not closed, newest first, as the lobby lists them (a read of the record)."""
         closed = self.store.closed()
         return [
-            {"id": s.id, "label": s.label, "ruleset": s.ruleset, "entries": s.entries, "created": s.created}
+            {
+                "id": s.id,
+                "label": s.label,
+                "ruleset": s.ruleset,
+                "entries": s.entries,
+                "created": s.created,
+                **self._at_table(s.id),
+            }
             for s in self.store.games()
             if s.kind is GameKind.WEB and s.id not in closed
         ]
+
+    def _at_table(self, game: int) -> dict[str, Any]:
+        """Who sits at table ``game`` and what it waits for, where it is held in memory (a table being played
+        is); a table let go is not read again for the lobby, which would replay its record for a glance."""
+        live = self._tables.get(game)
+        if live is None:
+            return {"players": None, "state": "nobody is at the table now"}
+        table = live.session.table  # a frozen snapshot: read without the lock
+        names = [p.name for p in table.players]
+        turn = table.turn
+        state = str(turn) if not names else f"round {table.rounds_played + 1}: {turn}"
+        return {"players": names, "state": state}
 
     # --- who is who ---------------------------------------------------------------------------------------
 

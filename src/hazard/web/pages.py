@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from hazard.table import ClaimState
 from hazard.web.hub import Hub
+from hazard.web.rulescard import rules_card
 from hazard.web.views import RefereeKind, Viewer, claim_view, lobby_view, table_view
 
 __all__ = ["Pages", "Viewer", "templates"]
@@ -81,6 +82,7 @@ class Pages:
                 mode=mode,
                 host=viewer.host,
                 view=view,
+                rules=rules_card(live.session.info.ruleset, live.session.info.paytable),
             )
 
     async def view(self, game: int, viewer: Viewer, *, mode: str) -> str:
