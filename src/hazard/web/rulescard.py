@@ -95,7 +95,7 @@ def rules_card(ruleset: Ruleset, paytable: Paytable) -> RulesCard:
         chance=SET_CHANCE,
         passing=f"{passing_text(ruleset)}.",
         paytable=(
-            f"{paytable.name}: a nick pays {fraction_text(paytable.nick)}; a won chance pays "
+            f"Paytable “{paytable.name}”: a nick pays {fraction_text(paytable.nick)}; a won chance pays "
             f"{paytable.describe_chance()}; an out or a lost chance loses the stake."
         ),
         odds_chances=chances,
