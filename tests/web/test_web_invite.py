@@ -125,3 +125,37 @@ def test_the_lobby_lists_who_sits_at_each_table_and_what_it_waits_for(client: Te
     lobby = client.get("/").text
     assert "players: Ann, Bob" in lobby
     assert "round 1: Ann" in lobby
+
+
+def test_the_host_panel_lists_late_arrivals_links_until_their_seats_go_never_the_code(
+    client: TestClient,
+) -> None:
+    table = Table(client)
+    table.join("Ann")
+    late = client.post(
+        f"/api/tables/{table.id}/seats",
+        json={"name": "Cy", "bankroll": "5"},
+        headers={"Authorization": f"Bearer {table.host}"},
+    )
+    assert late.status_code == 201, late.text
+    code = late.json()["claim_url"].split("code=")[1]
+    client.cookies.clear()
+    client.cookies.set(f"hazard_host_{table.id}", table.host)
+    listed = re.findall(r'<ul class="seat-links">(.*?)</ul>', client.get(f"/tables/{table.id}").text, re.S)
+    assert len(listed) == 1
+    assert re.fullmatch(
+        r'<li class="pending"><strong>Cy</strong> · until \d\d:\d\d UTC · waiting for its player</li>',
+        listed[0],
+    )
+    assert code not in client.get(f"/tables/{table.id}").text
+    assert code not in client.get(f"/tables/{table.id}/view").text
+    client.cookies.clear()
+    assert client.get(f"/tables/{table.id}").text.count("seat-links") == 0  # a spectator sees no list
+    assert client.post(f"/tables/{table.id}/claim?code={code}", follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    client.cookies.set(f"hazard_host_{table.id}", table.host)
+    view = client.get(f"/tables/{table.id}/view").text
+    assert "<strong>Cy</strong>" in view
+    assert "· used</li>" in view
+    assert table.ok("host", "leave Cy")
+    assert "seat-links" not in client.get(f"/tables/{table.id}/view").text  # his seat gone, its link too

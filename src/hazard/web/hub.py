@@ -45,6 +45,7 @@ from hazard.table import (
     Close,
     GameKind,
     GameStore,
+    GivenClaim,
     LiveGame,
     MoneyStyle,
     Move,
@@ -317,6 +318,10 @@ class Hub:
         """What a claim link's code would hand over now (it is not spent: a link's preview spends nothing)."""
         await self.table(game)
         return await asyncio.to_thread(self.store.claim_state, game, token_digest(code[:200]))
+
+    async def given_claims(self, game: int) -> list[GivenClaim]:
+        """The late arrivals' claim links of table ``game`` whose seats are still there (for the host)."""
+        return await asyncio.to_thread(self.store.given_claims, game)
 
     async def claim(self, game: int, code: str) -> tuple[SeatKey, str]:
         """Spend a late arrival's claim code, once, for a seat token minted now: the seat's holder and
