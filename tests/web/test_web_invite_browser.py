@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Dialog, ViewportSize, expect
 from tests.web.test_web_browser import PHONE, WAIT_MS, Web, browser, chromium, seated, server, shots, web
 from tests.web.test_web_invite import SVG, segno_svg
@@ -44,11 +45,19 @@ def test_copy_invite_gives_the_tables_link_and_its_qr_code_is_segnos_drawing_of_
     assert answer.headers["content-type"] == "image/svg+xml"
     assert ET.fromstring(answer.body()).tag == SVG
     assert answer.body() == segno_svg(link)
+    late = page.locator("#late")  # a late arrival, for the host's list of links
+    late.get_by_label("Late arrival").fill("Cy")
+    late.get_by_role("button", name="Seat").click()
+    expect(page.locator("ul.seat-links")).to_contain_text("Cy")
     page.locator("details.rules summary").click()  # the rules card, opened
     expect(page.locator("details.rules table.rules-table")).to_be_visible()
     for size, shown in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(shown)
         web.shot(page, f"invite-table-{size}")
+        results = Axe().run(page)
+        assert results.violations_count == 0, results.generate_report()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= shown["width"], f"the page is {width} px wide at {shown['width']} px"
     web.clean()
 
 
