@@ -33,18 +33,20 @@ def test_copy_invite_gives_the_tables_link_and_its_qr_code_is_segnos_drawing_of_
     page.get_by_role("button", name="Copy invite link").click()
     expect(page.locator("#invite-said")).to_contain_text("Copied")
     assert page.evaluate("() => navigator.clipboard.readText()") == link
-    image = page.locator("img.qr")
-    expect(image).to_have_attribute("src", f"/tables/{game}/invite.svg")
-    page.wait_for_function("() => { const i = document.querySelector('img.qr'); return i && i.complete; }")
-    # drawn: the browser read it as an image (an SVG it could parse), from the page's own origin
-    assert page.evaluate("() => document.querySelector('img.qr').naturalWidth") > 0
-    source = page.evaluate("() => document.querySelector('img.qr').src")
-    assert urlsplit(source)[:2] == urlsplit(web.server.url)[:2]
-    answer = page.request.get(source)
+    drawing = page.locator("svg.qr")
+    expect(drawing).to_be_visible()
+    assert drawing.bounding_box()["width"] > 100
+    source = page.locator(".invite").evaluate("() => new URL('invite.svg', location.href + '/').href")
+    assert urlsplit(source)[:3] == (*urlsplit(web.server.url)[:2], f"/tables/{game}/invite.svg")
+    answer = page.request.get(source)  # what the page fetched: from its own origin
     assert answer.ok
     assert answer.headers["content-type"] == "image/svg+xml"
-    assert ET.fromstring(answer.body()).tag == SVG
-    assert answer.body() == segno_svg(link)
+    served = ET.fromstring(answer.body())
+    assert served.tag == SVG
+    assert answer.body() == segno_svg(link)  # segno's own drawing of the table's link
+    drawn = drawing.evaluate("(svg) => Array.from(svg.querySelectorAll('path'), (p) => p.getAttribute('d'))")
+    assert drawn == [path.get("d") for path in served.iter("{http://www.w3.org/2000/svg}path")]
+    assert page.locator("img").count() == 0
     late = page.locator("#late")  # a late arrival, for the host's list of links
     late.get_by_label("Late arrival").fill("Cy")
     late.get_by_role("button", name="Seat").click()

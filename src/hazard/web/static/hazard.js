@@ -438,24 +438,58 @@
     });
   }
 
+  // The invite's QR code, drawn in place of its link: the server's SVG, fetched from this origin and copied
+  // element by element, only the drawing's own elements and attributes (the pages hold no <img>, and
+  // nothing of the file but its squares reaches the page).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const SVG_KEEP = { svg: ["width", "height", "viewBox"], g: ["transform"], path: ["d", "fill", "stroke", "transform"] };
+  function svgCopy(node) {
+    const name = node.localName;
+    if (node.namespaceURI !== SVG_NS || !SVG_KEEP[name]) return null;
+    const copy = document.createElementNS(SVG_NS, name);
+    SVG_KEEP[name].forEach((attribute) => {
+      if (node.hasAttribute(attribute)) copy.setAttribute(attribute, node.getAttribute(attribute));
+    });
+    Array.from(node.children).forEach((child) => {
+      const kept = svgCopy(child);
+      if (kept) copy.append(kept);
+    });
+    return copy;
+  }
+
+  async function drawQr(link) {
+    try {
+      const response = await fetch(link.getAttribute("href"), { credentials: "same-origin" });
+      if (!response.ok) return;
+      const parsed = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+      const drawing = svgCopy(parsed.documentElement);
+      if (!drawing) return;
+      const size = Number(drawing.getAttribute("width")) || 0;
+      if (size && !drawing.hasAttribute("viewBox")) drawing.setAttribute("viewBox", "0 0 " + size + " " + size);
+      drawing.setAttribute("class", "qr");
+      drawing.setAttribute("role", "img");
+      drawing.setAttribute("aria-label", "A QR code of the table's link, to open it on a phone");
+      link.replaceWith(drawing);
+    } catch (error) {
+      // the link stays: it opens the code itself
+    }
+  }
+
   // The invite: the table's link in full (as this page was reached), copied by the button; where the
   // browser refuses the clipboard (no https, no permission) the field is selected to copy by hand.
   function invite() {
     const field = document.getElementById("invite-link");
     const copy = document.getElementById("copy-invite");
     const said = document.getElementById("invite-said");
-    if (!field || !copy) return;
-    field.value = new URL(field.dataset.invite, window.location.href).href;
     const qr = document.getElementById("invite-qr");
-    if (qr) {
-      const image = document.createElement("img");
-      image.className = "qr";
-      image.src = qr.getAttribute("href");
-      image.width = 160;
-      image.height = 160;
-      image.alt = "A QR code of the table's link, to open it on a phone";
-      qr.replaceWith(image);
+    if (qr) drawQr(qr);
+    if (!field) return;
+    const full = new URL(field.dataset.invite, window.location.href).href;
+    if (!copy) {
+      field.textContent = full; // the big screen: shown, not copied
+      return;
     }
+    field.value = full;
     copy.addEventListener("click", async () => {
       try {
         if (!navigator.clipboard) throw new Error("no clipboard");
