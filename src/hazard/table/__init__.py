@@ -64,7 +64,15 @@ from hazard.table.live.timeline import (
     standing,
 )
 from hazard.table.record.engine import Access, RecordUnavailable, default_database_url
-from hazard.table.record.keys import ClaimError, ClaimState, SeatKey, check_seating, holds, request_key
+from hazard.table.record.keys import (
+    ClaimError,
+    ClaimState,
+    GivenClaim,
+    SeatKey,
+    check_seating,
+    holds,
+    request_key,
+)
 from hazard.table.record.load import GameSummary, StoredGame
 from hazard.table.record.schema import (
     GAME_NUMBERS,
@@ -209,6 +217,7 @@ __all__ = [
     "GameKind",
     "GameStore",
     "GameSummary",
+    "GivenClaim",
     "Hand",
     "HandCheck",
     "HandOpened",

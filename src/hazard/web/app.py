@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import docs, routes_api, routes_pages, routes_socket
+from hazard.web import docs, invite, routes_api, routes_pages, routes_socket
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -45,6 +45,9 @@ class WebConfig:
     """Seconds after which a table nobody follows or asks for is let go from memory (read again if asked)."""
     claim_minutes: float = 30.0
     """How long a late arrival's claim link works, unused (it works once)."""
+    base_url: str | None = None
+    """The address players reach this server at (``https://hazard.example``), for the invite link and its
+    QR code; None: the address each request reached it at."""
 
 
 def _refusal(status: int, message: str) -> JSONResponse:
@@ -63,7 +66,7 @@ def _status(error: HazardError) -> int:
     return 422
 
 
-_ROUTERS = (routes_api.router, routes_socket.router, routes_pages.router, docs.router)
+_ROUTERS = (routes_api.router, routes_socket.router, routes_pages.router, invite.router, docs.router)
 """The server's routers, in the order they are tried."""
 
 
@@ -111,6 +114,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         responses=REFUSALS,  # every operation may be refused (429 by the limits, at least)
     )
     app.state.hub = hub
+    app.state.base_url = config.base_url
     app.state.services = Services(hub, Pages(hub), Exports(store), Quotas(config.limits), signer)
     app.add_middleware(LimitsMiddleware, limits=config.limits)
     app.add_middleware(SameOriginMiddleware)

@@ -45,6 +45,7 @@ from hazard.table import (
     Close,
     GameKind,
     GameStore,
+    GivenClaim,
     LiveGame,
     MoneyStyle,
     Move,
@@ -266,10 +267,29 @@ class Hub:
         """The web tables not closed, newest first, as the lobby lists them (a read of the record)."""
         closed = self.store.closed()
         return [
-            {"id": s.id, "label": s.label, "ruleset": s.ruleset, "entries": s.entries, "created": s.created}
+            {
+                "id": s.id,
+                "label": s.label,
+                "ruleset": s.ruleset,
+                "entries": s.entries,
+                "created": s.created,
+                **self._at_table(s.id),
+            }
             for s in self.store.games()
             if s.kind is GameKind.WEB and s.id not in closed
         ]
+
+    def _at_table(self, game: int) -> dict[str, Any]:
+        """Who sits at table ``game`` and what it waits for, where it is held in memory (a table being played
+        is); a table let go is not read again for the lobby, which would replay its record for a glance."""
+        live = self._tables.get(game)
+        if live is None:
+            return {"players": None, "state": "nobody is at the table now"}
+        table = live.session.table  # a frozen snapshot: read without the lock
+        names = [p.name for p in table.players]
+        turn = table.turn
+        state = str(turn) if not names else f"round {table.rounds_played + 1}: {turn}"
+        return {"players": names, "state": state}
 
     # --- who is who ---------------------------------------------------------------------------------------
 
@@ -298,6 +318,10 @@ class Hub:
         """What a claim link's code would hand over now (it is not spent: a link's preview spends nothing)."""
         await self.table(game)
         return await asyncio.to_thread(self.store.claim_state, game, token_digest(code[:200]))
+
+    async def given_claims(self, game: int) -> list[GivenClaim]:
+        """The late arrivals' claim links of table ``game`` whose seats are still there (for the host)."""
+        return await asyncio.to_thread(self.store.given_claims, game)
 
     async def claim(self, game: int, code: str) -> tuple[SeatKey, str]:
         """Spend a late arrival's claim code, once, for a seat token minted now: the seat's holder and

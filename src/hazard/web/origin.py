@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["SameOriginMiddleware", "cross_site"]
+__all__ = ["SameOriginMiddleware", "cross_site", "from_elsewhere", "own_origin"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -106,6 +106,19 @@ class SameOriginMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def own_origin(scope: Scope) -> str:
+    """This server's origin as request ``scope`` reached it (scheme, host, port), normalised; a ``Host``
+    that is not a host name gives ``scheme://`` alone, which names nothing."""
+    return _own_origin(scope, _headers(scope))
+
+
+def from_elsewhere(scope: Scope) -> str | None:
+    """Why a GET for something only the table's own pages show seems to come from a page of another
+    origin (its ``Origin`` or ``Sec-Fetch-Site`` says so), or None."""
+    headers = _headers(scope)
+    return _elsewhere(headers, _own_origin(scope, headers), cookied=False)
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -14,11 +14,14 @@ from the session, in the table's money style.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from hazard.table import ClaimState
 from hazard.web.hub import Hub
+from hazard.web.rulescard import rules_card
+from hazard.web.seatlinks import SeatLink, seat_links
 from hazard.web.views import RefereeKind, Viewer, claim_view, lobby_view, table_view
 
 __all__ = ["Pages", "Viewer", "templates"]
@@ -69,8 +72,15 @@ class Pages:
             claim=claim_view(game, code, state, refusal),
         )
 
+    async def _seat_links(self, game: int, viewer: Viewer, mode: str) -> tuple[SeatLink, ...]:
+        """The host's list of his late arrivals' claim links (none for anyone else)."""
+        if not viewer.host or mode != "table":
+            return ()
+        return seat_links(await self.hub.given_claims(game), datetime.now(UTC))
+
     async def table(self, game: int, viewer: Viewer, *, mode: str) -> str:
         """Table ``game``'s page in ``mode`` (table, referee or screen), for ``viewer``."""
+        links = await self._seat_links(game, viewer, mode)
         async with self.hub.current(game) as live:
             view = table_view(live, viewer, mode, self._claim_minutes())
             return self._render(
@@ -82,12 +92,16 @@ class Pages:
                 mode=mode,
                 host=viewer.host,
                 view=view,
+                rules=rules_card(live.session.info.ruleset, live.session.info.paytable),
+                seat_links=links,
             )
 
     async def view(self, game: int, viewer: Viewer, *, mode: str) -> str:
         """Table ``game``'s view alone, as the page swaps it in on each update."""
+        links = await self._seat_links(game, viewer, mode)
         async with self.hub.current(game) as live:
-            return self._render("view.html", view=table_view(live, viewer, mode, self._claim_minutes()))
+            view = table_view(live, viewer, mode, self._claim_minutes())
+            return self._render("view.html", view=view, seat_links=links)
 
     def _claim_minutes(self) -> str:
         minutes = max(1, round(self.hub.claim_ttl / 60))

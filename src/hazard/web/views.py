@@ -63,6 +63,7 @@ __all__ = [
     "TurnLine",
     "Viewer",
     "claim_view",
+    "lobby_players",
     "lobby_view",
     "table_view",
 ]
@@ -103,6 +104,10 @@ class OpenTable:
     ruleset: str
     entries: str
     """How many entries its record holds, in words."""
+    players: str = ""
+    """Who sits at it ("" where the server does not hold it in memory, so does not know without a replay)."""
+    state: str = ""
+    """What it waits for: whose turn and the round, or players."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +122,26 @@ class LobbyView:
     stakings: tuple[Option, ...]
 
 
+def lobby_players(names: list[str] | None) -> str:
+    """Who sits at a table of the lobby, in words (``hazard.js`` says the same when it polls the list)."""
+    if names is None:
+        return ""
+    return "players: " + ", ".join(names) if names else "no players yet"
+
+
 def lobby_view(tables: Iterable[Mapping[str, Any]]) -> LobbyView:
     """The lobby of the open ``tables`` (as :meth:`~hazard.web.hub.Hub.open_tables` lists them)."""
     own = ("", "the ruleset's own")
     return LobbyView(
         tables=tuple(
-            OpenTable(t["id"], t["label"], t["ruleset"], _count(t["entries"], "entry", "entries"))
+            OpenTable(
+                t["id"],
+                t["label"],
+                t["ruleset"],
+                _count(t["entries"], "entry", "entries"),
+                lobby_players(t.get("players")),
+                t.get("state", ""),
+            )
             for t in tables
         ),
         rulesets=_options(((r.id, f"{r.name} ({r.id})") for r in builtin_rulesets()), "wikipedia"),

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ClaimError",
     "ClaimState",
+    "GivenClaim",
     "SeatKey",
     "check_seating",
     "claims_table",
@@ -63,6 +64,29 @@ class ClaimState:
 
     player: str
     expires: str
+
+
+@dataclass(frozen=True, slots=True)
+class GivenClaim:
+    """A late arrival's claim link as the host's panel lists it: never its code, which the record keeps only
+    as a digest (the host saw the link once, when the seat was made)."""
+
+    player: str
+    expires: str
+    spent: bool
+
+
+def given_claims(connection: sa.Connection, claims: sa.Table, game: int) -> list[GivenClaim]:
+    """The claim codes of game ``game`` whose seatings go on (a leave deletes a seating's codes), oldest
+    seating first."""
+    import sqlalchemy as sa
+
+    rows = connection.execute(
+        sa.select(claims.c.player, claims.c.expires, claims.c.spent)
+        .where(claims.c.game == game)
+        .order_by(claims.c[SEATING], claims.c.expires)
+    ).all()
+    return [GivenClaim(str(player), str(expires), spent is not None) for player, expires, spent in rows]
 
 
 def check_seating(table: Table, by: Actor, seating: int) -> None:

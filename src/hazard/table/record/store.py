@@ -56,11 +56,7 @@ from hazard.table.rules.entries import FORMAT, Correction, Entry, GameInfo, Game
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-__all__ = [
-    "GameStore",
-    "StaleError",
-    "StoredGame",
-]
+__all__ = ["GameStore", "StaleError", "StoredGame"]
 
 
 class StaleError(IllegalError):
@@ -350,6 +346,12 @@ class GameStore:
             if not self._has(connection, claims):
                 raise seat_keys.ClaimError(f"illegal claim at table {game}: that link holds no seat")
             return seat_keys.peek(connection, claims, game, digest)
+
+    def given_claims(self, game: int) -> list[seat_keys.GivenClaim]:
+        """Game ``game``'s late arrivals' claim links whose seats remain: whose, until when, whether used."""
+        claims = tables().claims
+        with self._read() as connection:
+            return seat_keys.given_claims(connection, claims, game) if self._has(connection, claims) else []
 
     def claim(self, game: int, digest: str, token: str) -> SeatKey:
         """Spend the claim code of SHA-256 ``digest`` for a seat token of SHA-256 ``token``, in one

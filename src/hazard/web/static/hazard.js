@@ -74,6 +74,77 @@
     });
   }
 
+  // The lobby's list follows the open tables: polled every few seconds while the page is in view, for an
+  // hour at most (a lobby left open all night asks nothing); redrawn only when the list changed.
+  const tables = document.getElementById("tables");
+  if (tables) lobbyList(tables);
+
+  function lobbyPlayers(names) {
+    if (names === null || names === undefined) return "";
+    return names.length ? "players: " + names.join(", ") : "no players yet";
+  }
+
+  function lobbyList(list) {
+    let last = null;
+    let polls = 0;
+    async function poll() {
+      if (++polls > 720) return;
+      setTimeout(poll, 5000);
+      if (document.hidden) return;
+      let answer;
+      try {
+        const response = await fetch("/api/tables", { credentials: "same-origin" });
+        if (!response.ok) return;
+        answer = await response.json();
+      } catch (error) {
+        return; // the server is away: the next poll asks again
+      }
+      const text = JSON.stringify(answer.tables.map((t) => [t.id, t.label, t.ruleset, t.entries, t.players, t.state]));
+      if (text === last) return;
+      const first = last === null;
+      last = text;
+      if (first) return; // the page as served shows this list already
+      const items = answer.tables.map((t) => {
+        const item = document.createElement("li");
+        item.dataset.table = t.id;
+        const link = document.createElement("a");
+        link.href = "/tables/" + t.id;
+        link.textContent = t.label;
+        const about = document.createElement("span");
+        about.className = "muted";
+        about.textContent = "table " + t.id + " · " + t.ruleset + " · " + t.entries + (t.entries === 1 ? " entry" : " entries");
+        item.append(link, " ", about);
+        const seated = lobbyPlayers(t.players);
+        if (seated) {
+          const span = document.createElement("span");
+          span.className = "seated";
+          span.textContent = seated;
+          item.append(" ", span);
+        }
+        if (t.state) {
+          const span = document.createElement("span");
+          span.className = "state";
+          span.textContent = t.state;
+          item.append(" ", span);
+        }
+        const join = document.createElement("a");
+        join.className = "button";
+        join.href = "/tables/" + t.id;
+        join.textContent = "join or watch";
+        item.append(" ", join);
+        return item;
+      });
+      if (!items.length) {
+        const none = document.createElement("li");
+        none.className = "muted";
+        none.textContent = "No table is open yet: set one up.";
+        items.push(none);
+      }
+      list.replaceChildren(...items);
+    }
+    poll();
+  }
+
   // --- a table -------------------------------------------------------------------------------------------
   const game = body.dataset.game;
   const mode = body.dataset.mode || "table";
@@ -342,7 +413,10 @@
     ownSeed();
     wireSound();
     root.querySelectorAll("button[data-action]").forEach((button) => {
-      button.addEventListener("click", () => act(button.dataset.action, button.dataset.role));
+      button.addEventListener("click", () => {
+        if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+        act(button.dataset.action, button.dataset.role);
+      });
     });
     root.querySelectorAll("form.act").forEach((form) => {
       form.addEventListener("submit", (event) => {
@@ -510,6 +584,72 @@
     });
   }
 
+  // The invite's QR code, drawn in place of its link: the server's SVG, fetched from this origin and copied
+  // element by element, only the drawing's own elements and attributes (the pages hold no <img>, and
+  // nothing of the file but its squares reaches the page).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const SVG_KEEP = { svg: ["width", "height", "viewBox"], g: ["transform"], path: ["d", "fill", "stroke", "transform"] };
+  function svgCopy(node) {
+    const name = node.localName;
+    if (node.namespaceURI !== SVG_NS || !SVG_KEEP[name]) return null;
+    const copy = document.createElementNS(SVG_NS, name);
+    SVG_KEEP[name].forEach((attribute) => {
+      if (node.hasAttribute(attribute)) copy.setAttribute(attribute, node.getAttribute(attribute));
+    });
+    Array.from(node.children).forEach((child) => {
+      const kept = svgCopy(child);
+      if (kept) copy.append(kept);
+    });
+    return copy;
+  }
+
+  async function drawQr(link) {
+    try {
+      const response = await fetch(link.getAttribute("href"), { credentials: "same-origin" });
+      if (!response.ok) return;
+      const parsed = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
+      const drawing = svgCopy(parsed.documentElement);
+      if (!drawing) return;
+      const size = Number(drawing.getAttribute("width")) || 0;
+      if (size && !drawing.hasAttribute("viewBox")) drawing.setAttribute("viewBox", "0 0 " + size + " " + size);
+      drawing.setAttribute("class", "qr");
+      drawing.setAttribute("role", "img");
+      drawing.setAttribute("aria-label", "A QR code of the table's link, to open it on a phone");
+      link.replaceWith(drawing);
+    } catch (error) {
+      // the link stays: it opens the code itself
+    }
+  }
+
+  // The invite: the table's link in full (as this page was reached), copied by the button; where the
+  // browser refuses the clipboard (no https, no permission) the field is selected to copy by hand.
+  function invite() {
+    const field = document.getElementById("invite-link");
+    const copy = document.getElementById("copy-invite");
+    const said = document.getElementById("invite-said");
+    const qr = document.getElementById("invite-qr");
+    if (qr) drawQr(qr);
+    if (!field) return;
+    const full = new URL(field.dataset.invite, window.location.href).href;
+    if (!copy) {
+      field.textContent = full; // the big screen: shown, not copied
+      return;
+    }
+    field.value = full;
+    copy.addEventListener("click", async () => {
+      try {
+        if (!navigator.clipboard) throw new Error("no clipboard");
+        await navigator.clipboard.writeText(field.value);
+        said.textContent = "Copied: send it to the player you invite.";
+      } catch (error) {
+        field.focus();
+        field.select();
+        said.textContent = "This browser would not copy it: the link is selected, copy it by hand.";
+      }
+    });
+  }
+
+  invite();
   wire();
   stripHeight();
   window.addEventListener("resize", stripHeight);
