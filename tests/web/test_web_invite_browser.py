@@ -102,7 +102,7 @@ def test_leave_asks_first_and_a_no_keeps_the_seat(web: Web) -> None:
     leave.click()
     assert len(asked) == 1
     assert "Leave the table?" in asked[0]
-    expect(page.locator(".controls h2")).to_have_text("Your move, Bob")
+    expect(page.locator(".controls h2")).to_have_text("Your seat, Bob")
     assert [p["name"] for p in web.server.state(game)["state"]["players"]] == ["Ann", "Bob"]
     answer(True)
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(f"/{game}/actions")):

@@ -89,6 +89,7 @@ async def static(name: str) -> Response:
     kinds = {
         "hazard.js": "text/javascript",
         "proof.js": "text/javascript",
+        "lobby.js": "text/javascript",
         "hazard.css": "text/css",
         "favicon.svg": "image/svg+xml",
     }
