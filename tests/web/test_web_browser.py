@@ -628,7 +628,8 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     lobby = web.client("/")
     expect(lobby.page.locator("ul.tables")).to_contain_text(label)
     assert lobby.page.locator("img").count() == 0
-    assert lobby.page.locator("script").count() == 1
+    scripts = lobby.page.eval_on_selector_all("script", "found => found.map((s) => s.getAttribute('src'))")
+    assert sorted(scripts) == ["/static/hazard.js", "/static/lobby.js"]  # the page's own, none inline
     web.clean()
 
 
