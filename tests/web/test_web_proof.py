@@ -11,6 +11,7 @@ played through the API, so that which hands have a fresh seed is the test's choi
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -42,20 +43,26 @@ def _post(server: Server, path: str, body: dict[str, Any], token: str | None = N
 
 
 def _play_hand(server: Server, game: int, tokens: dict[str, str]) -> None:
-    """Play the hand in play until the dice pass: the caster calls 7 and throws, then passes the dice."""
+    """Play the hand in play until the dice pass: the caster calls 7 and throws, then passes the dice. A
+    refusal is looked at again after a moment (a page's seed or another write may come between), within a
+    bound; the last answers are in the failure."""
     begun = server.state(game)
     hand, rounds = begun["hand"], begun["state"]["rounds_played"]
-    for _ in range(40):
+    answers: list[tuple[str, int, object]] = []
+    for _ in range(200):
         state = server.state(game)
         if state["hand"] != hand:
             return
         caster = state["state"]["caster"]
         done = state["state"]["rounds_played"] > rounds  # a round played: the caster passes the dice
         for action in ("pass",) if done else ("call 7", "throw"):
-            status, _ = _post(server, f"/api/tables/{game}/actions", {"action": action}, tokens[caster])
+            status, said = _post(server, f"/api/tables/{game}/actions", {"action": action}, tokens[caster])
+            answers = [*answers[-5:], (action, status, said)]
             if status == 200:
                 break
-    pytest.fail(f"hand {hand} did not end")
+        else:
+            time.sleep(0.05)
+    pytest.fail(f"hand {hand} did not end: the last answers {answers}")
 
 
 @pytest.fixture(scope="module")
