@@ -14,8 +14,8 @@ from tests.web.test_web_app import Table, bearer, client, refused
 
 from hazard.analysis.bets import analyse_bet
 from hazard.core.propositions import SOURCE_BETS
-from hazard.table import MoneyStyle
-from hazard.web.bets import odds_words, worth
+from hazard.table import MoneyStyle, odds_text
+from hazard.web.bets import worth
 
 __all__ = ["client"]  # the fixture, used by name
 
@@ -40,7 +40,7 @@ def test_a_value_is_signed_as_a_gain_or_a_loss_in_the_money_style() -> None:
     assert worth(Fraction(-1, 1000), MoneyStyle.DECIMAL) == "0.00"
     assert worth(Fraction(-5, 2), MoneyStyle.EXACT) == "\N{MINUS SIGN}5/2"
     assert worth(Fraction(3, 2), MoneyStyle.LSD) == "+£1 10s"
-    assert (odds_words(Fraction(1)), odds_words(Fraction(2)), odds_words(Fraction(5, 2))) == (
+    assert (odds_text(Fraction(1)), odds_text(Fraction(2)), odds_text(Fraction(5, 2))) == (
         "evens",
         "2 to 1",
         "5 to 2",

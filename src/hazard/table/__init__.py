@@ -136,7 +136,7 @@ from hazard.table.rules.events import (
     event_text,
 )
 from hazard.table.rules.money import MoneyStyle, format_money, parse_money
-from hazard.table.rules.reader import Reader
+from hazard.table.rules.reader import Reader, odds_text
 from hazard.table.rules.registry import ActionForm, Fields, HelpLine
 from hazard.table.rules.registry import forms as action_forms
 from hazard.table.rules.roles import (
@@ -316,6 +316,7 @@ __all__ = [
     "name_text",
     "new_table",
     "note_text",
+    "odds_text",
     "parse_action",
     "parse_fix",
     "parse_money",

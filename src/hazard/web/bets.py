@@ -14,14 +14,13 @@ from fractions import Fraction
 
 from hazard.analysis.bets import analyse_bet
 from hazard.core.propositions import SOURCE_BETS
-from hazard.table import MoneyStyle, Table, choices, format_money
+from hazard.table import MoneyStyle, Table, choices, format_money, odds_text
 
 __all__ = [
     "ONE_TAP_AMOUNT",
     "Offers",
     "SideBet",
     "SourceBet",
-    "odds_words",
     "offers",
     "side_bets",
     "worth",
@@ -40,11 +39,6 @@ def worth(amount: Fraction, money: MoneyStyle) -> str:
     if amount > 0 and text != format_money(Fraction(0), money):
         return "+" + text
     return text
-
-
-def odds_words(odds: Fraction) -> str:
-    """Odds as a table says them: ``evens``, or ``2 to 1`` (the layer pays 2 for each 1 staked)."""
-    return "evens" if odds == 1 else f"{odds.numerator} to {odds.denominator}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +111,7 @@ def side_bets(table: Table, money: MoneyStyle, seat: str | None) -> tuple[SideBe
                 bet.text(money),
                 status,
                 fair_odds=analysis.fair_odds,
-                odds=odds_words(bet.odds),
+                odds=odds_text(bet.odds),
                 takers=who,
                 mine=worth(backer, money) if seat == bet.backer else None,
                 take=worth(-backer, money) if seat in takers else None,

@@ -26,11 +26,12 @@ from hazard.table import (
     GameKind,
     MoneyStyle,
     TableSpec,
+    odds_text,
     parse_money,
     parse_odds,
 )
 from hazard.table.fair.signing import key_json
-from hazard.web.bets import odds_words, worth
+from hazard.web.bets import worth
 from hazard.web.bodies import REFUSALS, ClaimCode, NewAction, NewBot, NewSeat, NewSeed, NewTable
 from hazard.web.deps import (
     ActingDep,
@@ -209,7 +210,7 @@ async def bet(
         {}
         if money is None
         else {
-            "odds_text": odds_words(exact_odds),
+            "odds_text": odds_text(exact_odds),
             "backer_value_text": worth(backer, money),
             "layer_value_text": worth(-backer, money),
         }

@@ -29,6 +29,7 @@ __all__ = [
     "check_name",
     "name_key",
     "name_text",
+    "odds_text",
     "parse_odds",
 ]
 
@@ -117,6 +118,15 @@ def bet_number(text: str, what: str = "side bet number") -> int:
 
 
 _ODDS_FORMS = "odds above 0 such as 2/1, 5:2, 3 to 1 or evens"
+
+
+def odds_text(odds: Fraction) -> str:
+    """Odds as :func:`parse_odds` reads them back: ``evens``, or ``2 to 1`` (paid 2 for each 1 staked).
+
+    >>> odds_text(Fraction(1)), odds_text(Fraction(5, 2)), parse_odds(odds_text(Fraction(5, 2)))
+    ('evens', '5 to 2', Fraction(5, 2))
+    """
+    return "evens" if odds == 1 else f"{odds.numerator} to {odds.denominator}"
 
 
 def parse_odds(text: str | None) -> Fraction:

@@ -25,6 +25,7 @@ from hazard.core.seats import next_in_turn
 from hazard.core.state import Phase, Round
 from hazard.table.rules.actors import BotPolicy
 from hazard.table.rules.money import MoneyStyle, format_money
+from hazard.table.rules.reader import odds_text
 
 __all__ = [
     "Need",
@@ -80,7 +81,7 @@ class SideBet:
         return self.amount * self.odds
 
     def text(self, money: MoneyStyle = MoneyStyle.DECIMAL) -> str:
-        odds = "even money" if self.odds == 1 else f"odds {self.odds.numerator} to {self.odds.denominator}"
+        odds = "even money" if self.odds == 1 else f"odds {odds_text(self.odds)}"
         stake = format_money(self.amount, money)
         return f"#{self.number} {self.backer} backs '{self.proposition}' for {stake} at {odds}"
 
