@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow  # real Chromium, a page at a time
 
@@ -98,6 +99,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--db", str(folder / "games.db")]
+    # The pages, the browsers' sockets and the test's own polls all come from 127.0.0.1 and act at machine
+    # speed, far past a person's: the limits are raised out of the way here (they are attacked, at their
+    # defaults, in test_web_app.py), so that a refusal for speed is never what a test of play meets.
+    command += ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
@@ -308,6 +313,15 @@ class Web:
         expect(message).to_have_text(error)
         return error
 
+    def behind(self, clients: list[Client]) -> str:
+        """What each page shows: its entry, its message and whether it is reconnecting (for a failure)."""
+        return "; ".join(
+            f"{client.page.url} shows entry {client.page.evaluate(_SHOWN)}, "
+            f"message {client.page.locator('#message').text_content()!r}, "
+            f"reconnecting {client.page.locator('.reconnecting').count() > 0}"
+            for client in clients
+        )
+
     def synced(self, game: int, clients: list[Client]) -> int:
         """Wait until every client's page shows the table's last entry; check they all show the same
         players with the record's bankrolls. The entry's number.
@@ -321,13 +335,16 @@ class Web:
             for client in clients:
                 # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages,
                 # each setting its seed as it sees a commitment, have been seen to need more than 10 s.
-                client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
+                try:
+                    client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
+                except PlaywrightTimeout:
+                    pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
             if self.server.head(game) == head and all(
                 client.page.evaluate(_SHOWN) == head for client in clients
             ):
                 break
         else:
-            pytest.fail(f"table {game} did not stand still for its pages to catch up")
+            pytest.fail(f"table {game} did not stand still for its pages to catch up: {self.behind(clients)}")
         record = [
             [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
             for p in state["state"]["players"]

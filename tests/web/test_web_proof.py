@@ -43,26 +43,29 @@ def _post(server: Server, path: str, body: dict[str, Any], token: str | None = N
 
 
 def _play_hand(server: Server, game: int, tokens: dict[str, str]) -> None:
-    """Play the hand in play until the dice pass: the caster calls 7 and throws, then passes the dice. A
-    refusal is looked at again after a moment (a page's seed or another write may come between), within a
-    bound; the last answers are in the failure."""
+    """Play the hand in play until the dice pass: the caster calls 7 and throws until the round ends, then
+    passes the dice. Each post is the one action the table waits for, so none is refused but for a write
+    that came between (a page's seed): that one is looked at again after a moment, within a bound; the
+    answers refused are in the failure."""
     begun = server.state(game)
     hand, rounds = begun["hand"], begun["state"]["rounds_played"]
-    answers: list[tuple[str, int, object]] = []
+    refused: list[tuple[str, int, object]] = []
     for _ in range(200):
-        state = server.state(game)
-        if state["hand"] != hand:
+        table = server.state(game)
+        if table["hand"] != hand:
             return
-        caster = state["state"]["caster"]
-        done = state["state"]["rounds_played"] > rounds  # a round played: the caster passes the dice
-        for action in ("pass",) if done else ("call 7", "throw"):
-            status, said = _post(server, f"/api/tables/{game}/actions", {"action": action}, tokens[caster])
-            answers = [*answers[-5:], (action, status, said)]
-            if status == 200:
-                break
+        state = table["state"]
+        if state["rounds_played"] > rounds:  # a round played: the caster passes the dice
+            action = "pass"
         else:
-            time.sleep(0.05)
-    pytest.fail(f"hand {hand} did not end: the last answers {answers}")
+            action = "call 7" if state["turn"]["need"] == "call" else "throw"
+        status, said = _post(
+            server, f"/api/tables/{game}/actions", {"action": action}, tokens[state["caster"]]
+        )
+        if status != 200:
+            refused = [*refused[-5:], (action, status, said)]
+            time.sleep(0.1)
+    pytest.fail(f"hand {hand} did not end: the answers refused {refused}")
 
 
 @pytest.fixture(scope="module")
