@@ -190,6 +190,12 @@ _PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody
 _SHOWN = (
     """() => { const view = document.querySelector(".view"); return view ? Number(view.dataset.seq) : -1; }"""
 )
+_SETTLED = """() => {
+  const view = document.querySelector(".view");
+  if (view === null) return -1;
+  return document.querySelector("[data-seed-hand]") === null ? Number(view.dataset.seq) : -2;
+}"""
+"""The entry the page shows, if it has no seed of its own still to send for it (-2 if it has)."""
 _SHOWS_AT_LEAST = """(head) => {
   const view = document.querySelector(".view");
   return view !== null && Number(view.dataset.seq) >= head;
@@ -339,8 +345,11 @@ class Web:
                     client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
                 except PlaywrightTimeout:
                     pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
+            # Settled: every page shows the table's last entry and none has a seed still to send for it
+            # (a page that shows the last entry sends its seed at once, so once none has one to send, the
+            # table stands still until the next action).
             if self.server.head(game) == head and all(
-                client.page.evaluate(_SHOWN) == head for client in clients
+                client.page.evaluate(_SETTLED) == head for client in clients
             ):
                 break
         else:
