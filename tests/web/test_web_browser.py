@@ -305,7 +305,9 @@ class Web:
         return head
 
     def refused(self, client: Client, do: Callable[[], None], game: int) -> str:
-        """Do what sends one action, which must be refused: the page's message."""
+        """Do what sends one action, which must be refused: the page's message reads as the refusal's
+        ``said`` (a person's words) then its ``next`` (what the seat can do now). The refusal's ``error``,
+        the table's own message naming the input and the state."""
 
         def is_action(response: Any) -> bool:
             return bool(response.request.method == "POST" and response.url.endswith(f"/{game}/actions"))
@@ -313,11 +315,13 @@ class Web:
         with client.page.expect_response(is_action) as answer:
             do()
         assert not answer.value.ok
-        error = str(answer.value.json()["error"])
+        body = answer.value.json()
+        assert body["said"], body
+        assert body["next"], body
         message = client.page.locator("#message")
         expect(message).to_have_class(re.compile(r"\berror\b"))
-        expect(message).to_have_text(error)
-        return error
+        expect(message).to_have_text(f"{body['said']} {body['next']}")
+        return str(body["error"])
 
     def behind(self, clients: list[Client]) -> str:
         """What each page shows: its entry, its message and whether it is reconnecting (for a failure)."""
@@ -631,7 +635,7 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     join.get_by_label("Name").fill("<img src=x onerror=alert(1)>")
     join.get_by_role("button", name="Sit down").click()
     message = page.locator("#message")
-    expect(message).to_contain_text("invalid player name '<img src=x onerror=alert(1)>'")
+    expect(message).to_contain_text("'<img src=x onerror=alert(1)>' isn't a player name")
     expect(message).to_have_class(re.compile(r"\berror\b"))
     # One the rules take is shown as text wherever it appears.
     web.join(eve, game, "Eve<img src=x onerror=alert(3)>")
@@ -641,7 +645,7 @@ def test_markup_in_names_bets_and_labels_is_text(web: Web) -> None:
     # A side bet on markup: the preview says why not, as text, and so does the refusal.
     offer = page.locator("form.offer")
     offer.get_by_label("Bet", exact=True).fill("<script>alert(4)</script>")
-    expect(offer.locator(".preview")).to_contain_text("invalid proposition '<script>alert(4)</script>'")
+    expect(offer.locator(".preview")).to_contain_text("'<script>alert(4)</script>' isn't a proposition")
     error = web.refused(eve, offer.get_by_role("button", name="Offer").click, game)
     assert "invalid proposition '<script>alert(4)</script>'" in error
     for client in (host, ann, eve):

@@ -57,11 +57,15 @@ class Roll:
         match = _ROLL_TEXT.match(text)
         if match is None:
             raise InvalidError(
-                f"invalid roll {quoted(text)}: expected two faces from 1 to 6, like '3-4' or '3 4'"
+                f"invalid roll {quoted(text)}: expected two faces from 1 to 6, like '3-4' or '3 4'",
+                said=f"{quoted(text)} isn't a throw: type two faces from 1 to 6, like 3-4.",
             )
         a, b = int(match.group(1)), int(match.group(2))
         if a not in _FACES or b not in _FACES:
-            raise InvalidError(f"invalid roll {quoted(text)}: each die shows 1 to 6")
+            raise InvalidError(
+                f"invalid roll {quoted(text)}: each die shows 1 to 6",
+                said=f"{quoted(text)} isn't a throw: each die shows 1 to 6; type two faces like 3-4.",
+            )
         return cls(a, b)
 
     def __str__(self) -> str:

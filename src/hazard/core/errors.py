@@ -15,11 +15,42 @@ import reprlib
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["QUOTE_LIMIT", "HazardError", "IllegalError", "InvalidError", "quoted"]
+__all__ = [
+    "QUOTE_LIMIT",
+    "HazardError",
+    "IllegalError",
+    "InvalidError",
+    "plain",
+    "quoted",
+    "reason",
+    "sentence",
+]
 
 
 class HazardError(ValueError):
-    """Base class of every error this package raises on bad input."""
+    """Base class of every error this package raises on bad input.
+
+    Its message names the input and the state, for a log or a terminal; :attr:`said` is the same refusal as
+    a person at the table would say it, for a page.
+
+    >>> error = IllegalError("illegal throw by Bob at the table, round: no main: only Ann throws the dice")
+    >>> error.said
+    'Only Ann throws the dice.'
+    >>> IllegalError("illegal call 7 by Bob", said="Only Ann calls the main.").said
+    'Only Ann calls the main.'
+    >>> InvalidError("invalid stake 'abc': expected a sum such as 5 or 2.50").said
+    "'abc' isn't a stake: type a sum such as 5 or 2.50."
+    """
+
+    def __init__(self, message: str, *, said: str | None = None) -> None:
+        super().__init__(message)
+        self._said = said
+
+    @property
+    def said(self) -> str:
+        """The refusal in a person's words: the sentence given where the error was raised, else the reason
+        its message ends with (what follows the input and the state), as a sentence."""
+        return self._said if self._said is not None else plain(str(self))
 
 
 class InvalidError(HazardError):
@@ -84,3 +115,75 @@ def quoted(value: Any, *, limit: int = QUOTE_LIMIT) -> str:
             return repr(value)
         return f"{value[:limit]!r}... ({len(value):,} characters)"
     return _REPR.repr(value)
+
+
+def plain(message: str) -> str:
+    """A refusal's ``message`` as a person would say it: its reason as a sentence, and for malformed input
+    the input, what it is not and what to type instead.
+
+    >>> plain("too many actions from the seat of Bob: slow down, then try again in a moment")
+    'Slow down, then try again in a moment.'
+    >>> plain("unknown command 'jump': expected one of sit, stake or throw")
+    "'jump' isn't a command: type one of sit, stake or throw."
+    >>> plain("invalid main 13: expected a total from 2 to 12")
+    "13 isn't a main: type a total from 2 to 12."
+    """
+    why = reason(message)
+    what, given = _malformed(message[: len(message) - len(why)])
+    if what and why.startswith("expected "):  # "invalid stake 'x': expected a sum" -> what to type
+        article = "an" if what[0] in "aeiou" else "a"
+        subject = given if given and len(given) <= QUOTE_LIMIT else "that"
+        return sentence(f"{subject} isn't {article} {what}: type {why.removeprefix('expected ')}")
+    return sentence(why)
+
+
+def reason(message: str) -> str:
+    """The reason a refusal's ``message`` ends with: what follows its last ``": "`` outside brackets and
+    quotes (the input and the state come before it), or the whole message if it has none.
+
+    >>> reason("illegal pass of the dice in round (no main yet: Ann): finish the round first")
+    'finish the round first'
+    >>> reason("invalid stake 'a: b': expected a sum such as 5")
+    'expected a sum such as 5'
+    >>> reason("the record is closed")
+    'the record is closed'
+    """
+    depth, quote, cut = 0, "", -1
+    for at, char in enumerate(message):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"" and (at == 0 or not message[at - 1].isalnum()):  # not the s of "Ann's"
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char == ":" and depth == 0 and message[at + 1 : at + 2] == " ":
+            cut = at + 2
+    return message[cut:] if cut >= 0 else message
+
+
+def _malformed(head: str) -> tuple[str, str]:
+    """What a message's head says is malformed and the input as it quotes it ("invalid stake 'x': " ->
+    ("stake", "'x'")), or empty texts."""
+    words = head.removesuffix(": ").split(" ")
+    if len(words) < 2 or words[0] not in ("invalid", "unknown"):
+        return "", ""
+    named = []
+    for word in words[1:]:
+        if not word.isalpha():
+            break
+        named.append(word)
+    return " ".join(named), " ".join(words[1 + len(named) :])
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end if it has none.
+
+    >>> sentence("only the caster, Ann, throws the dice")
+    'Only the caster, Ann, throws the dice.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?" else ".")

@@ -1,10 +1,10 @@
 """The web table's server: the JSON API, the live socket and the pages, over one :class:`~hazard.web.hub.Hub`.
 
 Nothing here decides anything about the game: requests are parsed, handed to the hub (which hands them to
-:mod:`hazard.table`), and the answer rendered. Every refusal is one JSON object ``{"error": MESSAGE}`` with
-the table service's own message: 422 for what is malformed, 409 for what is not allowed now, 403 for acting
-for someone else (or as a spectator), 404 for a table that is not there, 413 for a body too large and 429
-for too many requests.
+:mod:`hazard.table`), and the answer rendered. Every refusal is one JSON object (:mod:`hazard.web.refusals`),
+``{"error": MESSAGE, "said": ...}``, with the table service's own message: 422 for what is malformed,
+409 for what is not allowed now, 403 for acting for someone else (or as a spectator), 404 for a table that
+is not there, 413 for a body too large and 429 for too many requests.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
 from hazard.web.origin import SameOriginMiddleware
 from hazard.web.pages import Pages
 from hazard.web.records import Exports
+from hazard.web.refusals import RefusedAction, refusal_body
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -50,8 +51,8 @@ class WebConfig:
     QR code; None: the address each request reached it at."""
 
 
-def _refusal(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _refusal(status: int, message: str, *, said: str | None = None, next_step: str = "") -> JSONResponse:
+    return JSONResponse(refusal_body(message, said=said, next_step=next_step), status_code=status)
 
 
 def _status(error: HazardError) -> int:
@@ -122,11 +123,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.exception_handler(HazardError)
     async def _hazard(_: Request, error: HazardError) -> JSONResponse:
-        return _refusal(_status(error), str(error))
+        return _refusal(_status(error), str(error), said=error.said)
+
+    @app.exception_handler(RefusedAction)
+    async def _refused(_: Request, refused: RefusedAction) -> JSONResponse:
+        error = refused.error
+        return _refusal(_status(error), str(error), said=error.said, next_step=refused.next_step)
 
     @app.exception_handler(Throttled)
     async def _throttled(_: Request, error: Throttled) -> JSONResponse:
-        answer = _refusal(429, str(error))
+        answer = _refusal(429, str(error), said=error.said)
         answer.headers["retry-after"] = str(error.retry_after)
         return answer
 

@@ -80,7 +80,12 @@ class NewSeed(_Body):
 
 
 class Refusal(BaseModel):
+    """Every refusal (:mod:`hazard.web.refusals`): the table service's message, the same in a person's
+    words, and for a seat's action what it can do now."""
+
     error: str
+    said: str
+    next: str | None = None
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, Response
 
 from hazard.web.deps import GameNumber, ServicesDep
 from hazard.web.origin import from_elsewhere, own_origin
+from hazard.web.refusals import refusal_body
 
 __all__ = ["invite_url", "qr_svg", "router"]
 
@@ -47,13 +48,13 @@ async def invite_svg(game: GameNumber, request: Request, services: ServicesDep) 
     await services.hub.table(game)  # refuses (404) a number that names no web table
     elsewhere = from_elsewhere(request.scope)
     if elsewhere is not None:
-        return JSONResponse({"error": elsewhere}, status_code=403)
+        return JSONResponse(refusal_body(elsewhere), status_code=403)
     base: str | None = request.app.state.base_url
     if base is None:
         base = own_origin(request.scope)
         if not _HOST.fullmatch(urlsplit(base).hostname or ""):
             return JSONResponse(
-                {"error": "invalid Host header: the invite link is the table's address, which needs one"},
+                refusal_body("invalid Host header: the invite link is the table's address, which needs one"),
                 status_code=400,
             )
     # Vary: each host name the server is reached by draws its own link; no shared cache mixes them

@@ -23,6 +23,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from hazard.core.errors import IllegalError
+from hazard.web.refusals import refusal_body
 
 __all__ = ["Limits", "LimitsMiddleware", "Quotas", "Throttled"]
 
@@ -187,7 +188,7 @@ class LimitsMiddleware:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
             return
-        body = json.dumps({"error": message}).encode()
+        body = json.dumps(refusal_body(message)).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         if retry_after:
             headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))

@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from hazard.web.refusals import refusal_body
+
 __all__ = ["SameOriginMiddleware", "cross_site", "from_elsewhere", "own_origin"]
 
 Scope = MutableMapping[str, Any]
@@ -94,7 +96,7 @@ class SameOriginMiddleware:
             await self.app(scope, receive, send)
             return
         status, message = refused
-        body = json.dumps({"error": message}).encode()
+        body = json.dumps(refusal_body(message)).encode()
         await send(
             {
                 "type": "http.response.start",

@@ -18,11 +18,12 @@ from datetime import UTC, datetime
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from hazard.core.errors import sentence
 from hazard.table import ClaimState
 from hazard.web.hub import Hub
 from hazard.web.rulescard import rules_card
 from hazard.web.seatlinks import SeatLink, seat_links
-from hazard.web.views import RefereeKind, Viewer, claim_view, lobby_view, table_view
+from hazard.web.views import RefereeKind, Viewer, claim_view, lobby_view, table_view, turn_of
 
 __all__ = ["Pages", "Viewer", "templates"]
 
@@ -102,6 +103,13 @@ class Pages:
         async with self.hub.current(game) as live:
             view = table_view(live, viewer, mode, self._claim_minutes())
             return self._render("view.html", view=view, seat_links=links)
+
+    async def next_step(self, game: int, seat: str | None) -> str:
+        """What the player at ``seat`` can do now at table ``game``, or whom it waits for, in a sentence or
+        two: a refused action's next step."""
+        async with self.hub.current(game) as live:
+            turn = turn_of(live, seat)
+        return " ".join(sentence(text) for text in (turn.text, turn.also) if text)
 
     def _claim_minutes(self) -> str:
         minutes = max(1, round(self.hub.claim_ttl / 60))

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
 from hazard.analysis.bets import analyse_bet
+from hazard.core.errors import HazardError
 from hazard.core.numbers import fraction_text
 from hazard.core.rules import StakeArrangement
 from hazard.core.rulesets import builtin_paytables, builtin_rulesets
@@ -47,6 +48,7 @@ from hazard.web.deps import (
 )
 from hazard.web.hub import token_digest
 from hazard.web.records import PAGE
+from hazard.web.refusals import RefusedAction
 from hazard.web.rules import table_rules
 
 __all__ = ["router"]
@@ -170,7 +172,13 @@ async def act(game: GameNumber, body: NewAction, by: ActingDep, services: Servic
         # seating: a new player sitting in the same name starts with a bucket of his own).
         whose = f"the seat of {by.key.player}" if by.key.player else "the host"
         services.quotas.action((game, token_digest(by.token)), whose)
-    seq, events = await services.hub.act(game, body.action, by=by.key, client=body.id, based_on=body.based_on)
+    try:
+        seq, events = await services.hub.act(
+            game, body.action, by=by.key, client=body.id, based_on=body.based_on
+        )
+    except HazardError as refused:
+        seat = by.key.player if by.key is not None else None
+        raise RefusedAction(refused, await services.pages.next_step(game, seat)) from refused
     return {"seq": seq, "events": events}
 
 

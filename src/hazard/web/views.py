@@ -66,6 +66,7 @@ __all__ = [
     "lobby_players",
     "lobby_view",
     "table_view",
+    "turn_of",
 ]
 
 LOG = 40
@@ -337,6 +338,16 @@ class TableView:
     """The last round settled, for the result banner (None before any has)."""
 
 
+def turn_of(live: LiveTable, seat: str | None, mode: str = "table") -> TurnLine:
+    """The turn line of the player seated at ``seat`` (None, or one not seated: a spectator) in ``mode``:
+    with his buttons where he plays (the table's page), without them elsewhere."""
+    table = live.session.table
+    seat = seat if seat is not None and table.seated(seat) else None
+    playing = mode == "table" and not live.closed and seat is not None
+    can = choices(table, seat) if playing and seat is not None else None
+    return turn_line(table, seat, can, closed=live.closed)
+
+
 def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -> TableView:
     """The view of ``live`` for ``viewer`` in ``mode``; ``claim_minutes`` says, in the host's panel, how long
     a late arrival's link works."""
@@ -346,12 +357,10 @@ def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -
     seat = viewer.seat if viewer.seat is not None and table.seated(viewer.seat) else None
     host = claim_minutes if viewer.host else None
     fair = _fair(live) if session.info.dice is DiceKind.FAIR else None
-    playing = mode == "table" and not live.closed and seat is not None
-    can = choices(table, seat) if playing and seat is not None else None
     return TableView(
         seq=live.seq,
         round=_round(live, table, big=mode == "screen"),
-        turn=turn_line(table, seat, can, closed=live.closed),
+        turn=turn_of(live, seat, mode),
         players=_players(table, money, seat),
         stakes=tuple((w.opponent, format_money(w.amount, money)) for w in table.wagers),
         bets=side_bets(table, money, seat if mode == "table" and not live.closed else None),

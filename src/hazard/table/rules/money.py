@@ -222,7 +222,11 @@ def parse_money(text: str, *, what: str = "amount", allow_zero: bool = False) ->
         amount = -amount
     if amount < 0 or (amount == 0 and not allow_zero):
         expected = "0 or more" if allow_zero else "more than 0"
-        raise InvalidError(f"invalid {what} {text!r}: expected {expected}")
+        raise InvalidError(
+            f"invalid {what} {text!r}: expected {expected}",
+            said=f"{text!r} isn't {'an' if what[:1] in 'aeiou' else 'a'} {what}: type a sum "
+            f"{'of 0 or more' if allow_zero else 'more than 0'}, such as 5 or 2.50.",
+        )
     return amount
 
 

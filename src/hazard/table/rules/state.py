@@ -232,7 +232,9 @@ class Table:
         for bet in self.side_bets:
             if bet.number == number:
                 return bet
-        raise IllegalError(f"illegal side bet #{number}: no such bet is open")
+        raise IllegalError(
+            f"illegal side bet #{number}: no such bet is open", said=f"There is no open side bet #{number}."
+        )
 
     def __str__(self) -> str:
         seats = f"{len(self.players)} player{'' if len(self.players) == 1 else 's'}"

@@ -255,7 +255,10 @@ def _withdraw(table: Table, action: Withdraw) -> Step:
     if table.round_begun:
         raise IllegalError(f"illegal withdrawal by {action.player!r} in round ({table.round}): it has begun")
     if not any(w.opponent == action.player for w in table.wagers):
-        raise IllegalError(f"illegal withdrawal by {action.player!r}: no stake of theirs is laid")
+        raise IllegalError(
+            f"illegal withdrawal by {action.player!r}: no stake of theirs is laid",
+            said=f"{action.player} has no stake laid to withdraw.",
+        )
     kept = tuple(w for w in table.wagers if w.opponent != action.player)
     return replace(table, wagers=kept), (Withdrawn((action.player,)),)
 

@@ -37,7 +37,9 @@
     } catch (e) {
       answer = { error: "the server answered " + response.status };
     }
-    if (!response.ok) throw new Error(answer.error || "refused (" + response.status + ")");
+    // A refusal reads as a person would say it, then what the seat can do now (the server words both).
+    const said = [answer.said || answer.error || "The server refused it (" + response.status + ").", answer.next];
+    if (!response.ok) throw new Error(said.filter(Boolean).join(" "));
     return answer;
   }
 
@@ -300,7 +302,7 @@
         answer = { error: "no figures: the server did not answer" };
       }
       if (asked !== previewAsked) return;
-      if (!response || !response.ok) return (output.textContent = answer.error || "no figures");
+      if (!response || !response.ok) return (output.textContent = answer.said || answer.error || "no figures");
       output.textContent =
         "wins with probability " + answer.probability + " (" + answer.probability_float.toFixed(4) + "); " +
         "fair odds " + answer.fair_odds + "; worth " + answer.backer_value_text + " to you at " +
