@@ -80,6 +80,11 @@ def test_no_stakes_an_empty_circle_and_each_place_with_his_money(client: TestCli
         "Bob": "Bob you bankroll 50.00 free 50.00",
     }
     assert chips(page) == []
+    bank = Table(client, ruleset="wikipedia")
+    bank.join("Ann")
+    bank.join("Bob")
+    bank.ok("Ann", "call 7")  # the round has begun: no stake may be laid in it now
+    assert circle(_page(bank)) == "No stake against Ann this round"
 
 
 def test_a_table_with_nobody_has_no_circle(client: TestClient) -> None:

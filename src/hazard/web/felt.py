@@ -155,7 +155,9 @@ def _circle(table: Table, money: MoneyStyle) -> Circle | None:
     if caster is None:
         return None
     if not table.wagers:
-        return Circle(f"No stake against {caster} yet", None)
+        closed = table.round_begun and not table.turn.stakes_open  # "yet" while one may still be laid
+        when = "this round" if closed else "yet"
+        return Circle(f"No stake against {caster} {when}", None)
     total = format_money(sum((w.amount for w in table.wagers), Fraction(0)), money)
     stakers = _stakers(table)
     if len(stakers) == 1 and table.stakes is not StakeArrangement.ALL_AGAINST_CASTER:
