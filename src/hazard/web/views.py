@@ -38,6 +38,7 @@ from hazard.table import (
     throw_mismatch,
 )
 from hazard.web.bets import Offers, SideBet, offers, side_bets
+from hazard.web.felt import Felt, felt_view
 from hazard.web.hub import LiveTable
 from hazard.web.result import ResultView, corrected_events, result_view
 from hazard.web.turn import TurnLine, turn_line
@@ -336,6 +337,8 @@ class TableView:
     log: tuple[LogLine, ...]
     result: ResultView | None = None
     """The last round settled, for the result banner (None before any has)."""
+    felt: Felt | None = None
+    """The players' places around the felt and its circle, with what each has at stake (:mod:`.felt`)."""
 
 
 def turn_of(live: LiveTable, seat: str | None, mode: str = "table") -> TurnLine:
@@ -370,6 +373,7 @@ def table_view(live: LiveTable, viewer: Viewer, mode: str, claim_minutes: str) -
         referee=_referee(live, viewer.host, host) if mode == "referee" and not live.closed else None,
         log=_log(live, money, short=mode == "screen"),
         result=result_view(live),
+        felt=felt_view(table, money, seat),
     )
 
 
