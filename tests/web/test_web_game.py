@@ -188,6 +188,8 @@ class Game:
     def act(self, who: str, button: Locator) -> int:
         """``who`` presses ``button``, which sends one action; then every page is checked."""
         client = self.seats[who]
+        if client.page.viewport_size == PHONE and button.evaluate("(b) => b.closest('.turnline') !== null"):
+            expect(button, f"{who}'s {button} on a phone, unscrolled").to_be_in_viewport()
         head = self.web.act(client, press(client, button), self.game, self.everyone)
         message = client.page.locator("#message").inner_text()
         assert not FRACTION.search(message), f"{who}'s message bar at a decimal table: {message!r}"
@@ -266,6 +268,9 @@ def _play(web: Web, restartable: Restartable) -> None:
     assert int(final["rounds_played"]) >= ROUNDS
     total = sum(Fraction(str(p["bankroll"])) for p in final["players"])
     assert total == 3 * Fraction(BANKROLL), f"the money is not all there: {final['players']}"
+    for client in table.everyone:  # nothing on any page is money written as a fraction
+        shown = client.page.locator("main").inner_text()
+        assert not FRACTION.search(shown), f"{client.page.url} at a decimal table: {FRACTION.findall(shown)}"
     _verify(restartable, game)
     _shoot(table)
     web.clean()
@@ -327,7 +332,7 @@ def _rounds(table: Game, restartable: Restartable) -> None:
             staker = next((o for o in others if (played, o) not in staked), None)
             if staker is not None:
                 staked.add((played, staker))
-                table.stake(staker, "2")
+                table.stake(staker, "2.5")  # a sum a fraction would write 5/2
             else:
                 table.call(caster, MAINS[played % len(MAINS)], played)
         elif played >= 2 and not restarted:
@@ -358,7 +363,7 @@ def _side_bet(table: Game, *, offerer: str, taker: str) -> None:
     it."""
     page = table.seats[offerer].page
     offer = page.locator("form.offer")
-    offer.get_by_label("Amount", exact=True).fill("3")
+    offer.get_by_label("Amount", exact=True).fill("1.5")
     source = offer.locator("fieldset.source-bets").get_by_role("button", name="4 or 10 before 7", exact=True)
     expect(source).to_have_accessible_description(
         re.compile(r"^fair odds 1 to 1; worth [^/]+ to you at evens$")
