@@ -179,7 +179,6 @@ class Game:
         self.seats = seats
         self.watchers = watchers
         self.everyone = [*seats.values(), *watchers]
-        self.banners = 0
 
     def state(self) -> dict[str, Any]:
         state: dict[str, Any] = self.web.server.state(self.game)
