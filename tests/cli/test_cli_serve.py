@@ -11,6 +11,7 @@ import httpx
 import pytest
 from tests.commandline import fails
 from tests.servers import Server, free_port
+from tests.web.test_web_invite import segno_svg
 
 
 @pytest.mark.parametrize(
@@ -26,6 +27,17 @@ from tests.servers import Server, free_port
         (["--host", "h" * 300], "invalid --host"),
         (["--host", "no-such-host.invalid"], "invalid --host 'no-such-host.invalid'"),
         (["--db", "sqlite://"], "in-memory database"),
+        (
+            ["--url", "ftp://hazard.example"],
+            "invalid --url 'ftp://hazard.example': expected an address such as",
+        ),
+        (["--url", "hazard.example"], "invalid --url"),
+        (["--url", "https://hazard.example/club"], "invalid --url"),  # the pages' links start at the root
+        (["--url", "https://hazard.example/?x=1"], "invalid --url"),
+        (["--url", "https://ann@hazard.example"], "invalid --url"),
+        (["--url", "https://hazard.example:99999"], "invalid --url"),
+        (["--url", "https://"], "invalid --url"),
+        (["--url", "https://a b.example"], "invalid --url"),
     ],
     ids=repr,
 )
@@ -65,3 +77,23 @@ def test_no_other_command_imports_the_web_layer() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+def test_the_invite_names_the_address_given_by_url(tmp_path: Path) -> None:
+    """Behind a proxy the server is reached at one address and players at another: ``--url`` names theirs."""
+    server = Server(str(tmp_path / "g.db"), tmp_path, options=("--url", "https://Hazard.Example/"))
+    try:
+        made = httpx.post(
+            f"{server.url}/api/tables",
+            json={"ruleset": "wikipedia"},
+            headers={"origin": server.url},
+            timeout=10,
+        )
+        assert made.status_code == 201, made.text
+        game = made.json()["id"]
+        drawn = httpx.get(f"{server.url}/tables/{game}/invite.svg", timeout=10)
+        assert drawn.status_code == 200, drawn.text
+        assert drawn.content == segno_svg(f"https://hazard.example/tables/{game}")
+    finally:
+        server.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
@@ -55,6 +56,14 @@ def serve(
         str,
         typer.Option("--seat-rate", help="Actions a second one seat may send (in bursts of ten times that)."),
     ] = "2",
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            help="The address players reach the server at, such as https://hazard.example behind a proxy: "
+            "the invite links and their QR codes name it. Default: the address each request reached.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: a lobby, tables with fair dice or a referee's real dice, and the JSON API."""
     number = whole_number(port, what="--port", low=1, high=65535)
@@ -64,6 +73,7 @@ def serve(
     hourly = whole_number(tables, what="--tables", low=1, high=1_000_000_000)
     seat_per_second = whole_number(seat_rate, what="--seat-rate", low=1, high=1_000_000)
     _check_host(host)
+    base_url = None if url is None else _check_url(url)
     try:
         from hazard.web import Connections, Limits, WebConfig, create_app, run_server
     except ImportError as error:
@@ -82,7 +92,9 @@ def serve(
         seat_rate=seat_per_second,
         seat_burst=10 * seat_per_second,
     )
-    application = create_app(WebConfig(db=db, limits=limits))  # a bad --db is refused here, before listening
+    application = create_app(
+        WebConfig(db=db, limits=limits, base_url=base_url)
+    )  # a bad --db is refused here, before listening
     shown = f"[{host}]" if ":" in host else host
     console().print(f"hazard serves the web table at http://{shown}:{number}/ (Ctrl-C stops it)")
     connections = Connections(per_address=sockets, headers=deadline)
@@ -92,6 +104,31 @@ def serve(
 def _check_host(host: str) -> None:
     if not host or len(host) > MAX_HOST or not host.isascii() or any(c.isspace() for c in host):
         raise InvalidError(f"invalid --host {quoted(host)}: expected an address such as 127.0.0.1 or 0.0.0.0")
+
+
+def _check_url(url: str) -> str:
+    """The address ``--url`` gives, as an origin (``https://host[:port]``): the pages' links start at the
+    server's root, so it has no path of its own."""
+    expected = "expected an address such as https://hazard.example or http://192.168.1.5:8000, with no path"
+    if len(url) > MAX_HOST + 32 or not url.isascii() or any(c.isspace() for c in url):
+        raise InvalidError(f"invalid --url {quoted(url)}: {expected}")
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # refuses a port that is no number or past 65535
+    except ValueError:
+        raise InvalidError(f"invalid --url {quoted(url)}: {expected}") from None
+    host = parts.hostname or ""
+    if (
+        parts.scheme not in ("http", "https")
+        or not host
+        or parts.username is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise InvalidError(f"invalid --url {quoted(url)}: {expected}")
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None else "")
 
 
 def _check_free(host: str, port: int) -> None:
