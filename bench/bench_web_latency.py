@@ -22,7 +22,9 @@ time is the figure; each page's, and what it is made of, are reported beside it:
 - ``socket``: the page's live socket receiving the update carrying the entry (a listener the benchmark adds
   to every ``WebSocket`` the page opens, before the page's own);
 - ``fetch``: the page's fetch of its view (``/tables/{id}/view``) that brought the entry, start to end
-  (Resource Timing), and ``wait``: from the socket's update to that fetch's start;
+  (Resource Timing), and ``wait``: from the socket's update to that fetch's start (below 0 where a fetch
+  begun for an earlier update, of the same action or the one before, was answered with the entry already
+  in it);
 - ``swap``: from that fetch's end to the view's entry number changing in the page (the HTML swapped in, the
   page's handlers wired again); ``frame``: to the next animation frame after it.
 
@@ -79,6 +81,9 @@ WAIT_MS = 10_000
 """The longest one page may take to show one action."""
 CLOCK_SAMPLES = 15
 HTTP_TIMEOUT = 10.0
+IDLE_S = 2.0
+"""A keep-alive connection idle longer than this is closed before the next request (the server's own
+timeout is 5 s, and it may close one just as a request is sent on it)."""
 PAGES = ("Ann", "Bob", "spectator")
 
 # Installed in every page before its own script: when its view's entry number changes, when its sockets
@@ -204,6 +209,7 @@ class Server:
         self.log = folder / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HTTP_TIMEOUT)
+        self.used = 0.0
 
     @property
     def url(self) -> str:
@@ -257,6 +263,9 @@ class Server:
         if token is not None:
             headers["authorization"] = f"Bearer {token}"
         data = None if body is None else json.dumps(body).encode()
+        if time.monotonic() - self.used > IDLE_S:  # the server may be closing it: never send on it then
+            self.connection.close()
+        self.used = time.monotonic()
         try:
             self.connection.request(method, path, body=data, headers=headers)
             answer = self.connection.getresponse()
@@ -289,14 +298,16 @@ def set_up(server: Server) -> Table:
     return table
 
 
-def next_action(state: dict[str, Any]) -> tuple[str, str]:
-    """The caster and the action the table waits for from him, from its state."""
+def next_action(state: dict[str, Any], passed: set[int]) -> tuple[str, str]:
+    """The caster and the action the table waits for from him, from its state; ``passed``: the rounds
+    played when the dice were last passed (a pass plays no round: once at each such count)."""
     turn = state["state"]["turn"]
     caster = turn["caster"]
     if turn["need"] == "throw":
         return caster, "throw"
     rounds = int(state["state"]["rounds_played"])
-    if rounds and rounds % PASS_EVERY == 0 and state["state"].get("throws_this_round", 0) == 0:
+    if rounds and rounds % PASS_EVERY == 0 and rounds not in passed:
+        passed.add(rounds)
         return caster, "pass"
     return caster, f"call {MAIN}"
 
@@ -408,6 +419,7 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
         with pages(server, table) as opened:
             sent: list[Sent] = []
             refused: list[str] = []
+            passed: set[int] = set()
             window: dict[str, float] = {}
             for number in range(warmup + actions):
                 if number == warmup:
@@ -421,7 +433,7 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
                         "machine": machine_cpu(),
                     }
                 status, state = server.call("GET", f"/api/tables/{table.game}")
-                caster, action = next_action(state)
+                caster, action = next_action(state, passed)
                 t0 = time.time()
                 path, token = f"/api/tables/{table.game}/actions", table.tokens[caster]
                 status, answer = server.call("POST", path, {"action": action}, token=token)
