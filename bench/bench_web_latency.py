@@ -28,6 +28,9 @@ time is the figure; each page's, and what it is made of, are reported beside it:
 - ``swap``: from that fetch's end to the view's entry number changing in the page (the HTML swapped in, the
   page's handlers wired again); ``frame``: to the next animation frame after it.
 
+For reference, the view a page fetches is then fetched ``VIEW_SAMPLES`` times by the benchmark itself
+(``view_alone_ms``), as a seat and as a spectator, the table standing still.
+
 Also: the server process's CPU seconds over the measured actions (from /proc), the benchmark's own (this
 process, Python's threads and Playwright's calls) and Chromium's with Playwright's driver (this process's
 other descendants, from /proc), the machine's, the wall time, and the threads of each.
@@ -80,6 +83,7 @@ START_S = 30.0
 WAIT_MS = 10_000
 """The longest one page may take to show one action."""
 CLOCK_SAMPLES = 15
+VIEW_SAMPLES = 50
 HTTP_TIMEOUT = 10.0
 IDLE_S = 2.0
 """A keep-alive connection idle longer than this is closed before the next request (the server's own
@@ -458,6 +462,7 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
                 "machine": machine_cpu(),
             }
             offsets_after = {name: clock_offset(page) for name, page in opened.items()}
+            alone = view_alone(server, table)
             marks = {name: page.evaluate("() => window.__latency") for name, page in opened.items()}
             threads = {
                 "server": _threads(server.pid),
@@ -466,7 +471,27 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
                 "browser_processes": len(browser_after),
             }
     measured = Measured(sent, refused, marks, offsets_before, offsets_after, window, after, threads)
-    return report(measured, loadavg, pause)
+    figures = report(measured, loadavg, pause)
+    figures["view_alone_ms"] = {name: summary(times) for name, times in alone.items()}
+    return figures
+
+
+def view_alone(server: Server, table: Table) -> dict[str, list[float]]:
+    """For reference, the view a page fetches after each update, fetched by this process alone (as Ann's seat,
+    with her token, and as a spectator, without one) while the table stands still: the server's part of a
+    page's ``fetch``."""
+    times: dict[str, list[float]] = {"Ann": [], "spectator": []}
+    for _ in range(VIEW_SAMPLES):
+        for name, found in times.items():
+            headers = {} if name not in table.tokens else {"authorization": f"Bearer {table.tokens[name]}"}
+            began = time.perf_counter()
+            server.connection.request("GET", f"/tables/{table.game}/view?mode=table", headers=headers)
+            answer = server.connection.getresponse()
+            answer.read()
+            found.append(time.perf_counter() - began)
+            if answer.status != 200:
+                raise RuntimeError(f"the view was refused ({answer.status})")
+    return times
 
 
 @dataclass(frozen=True)
