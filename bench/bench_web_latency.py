@@ -552,6 +552,7 @@ def report(measured: Measured, loadavg: tuple[float, float, float], pause: float
             "cpu": _cpu_model(),
             "python": platform.python_version(),
             "loadavg_before": [round(x, 2) for x in loadavg],
+            "loadavg_after": [round(x, 2) for x in os.getloadavg()],
             "nice": os.nice(0),
         },
     }
