@@ -29,7 +29,8 @@ time is the figure; each page's, and what it is made of, are reported beside it:
   page's handlers wired again); ``frame``: to the next animation frame after it.
 
 For reference, the view a page fetches is then fetched ``VIEW_SAMPLES`` times by the benchmark itself
-(``view_alone_ms``), as a seat and as a spectator, the table standing still.
+(``view_alone_ms``), as a seat and as a spectator, the table standing still; and the browser's CPU while
+the three pages stand still for ``--idle`` seconds (``browser_idle_cpu_s_per_s``).
 
 Also: the server process's CPU seconds over the measured actions (from /proc), the benchmark's own (this
 process, Python's threads and Playwright's calls) and Chromium's with Playwright's driver (this process's
@@ -416,7 +417,7 @@ def pages(server: Server, table: Table) -> Iterator[dict[str, Page]]:
             browser.close()
 
 
-def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
+def run(actions: int, warmup: int, pause: float, idle_s: float) -> dict[str, Any]:
     loadavg = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="hazard-latency-") as folder, Server(Path(folder)) as server:
         table = set_up(server)
@@ -463,6 +464,9 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
             }
             offsets_after = {name: clock_offset(page) for name, page in opened.items()}
             alone = view_alone(server, table)
+            idle_before = _browser_ticks(server.pid)
+            time.sleep(idle_s)
+            idle = sum(t - idle_before.get(pid, 0.0) for pid, t in _browser_ticks(server.pid).items())
             marks = {name: page.evaluate("() => window.__latency") for name, page in opened.items()}
             threads = {
                 "server": _threads(server.pid),
@@ -473,6 +477,7 @@ def run(actions: int, warmup: int, pause: float) -> dict[str, Any]:
     measured = Measured(sent, refused, marks, offsets_before, offsets_after, window, after, threads)
     figures = report(measured, loadavg, pause)
     figures["view_alone_ms"] = {name: summary(times) for name, times in alone.items()}
+    figures["browser_idle_cpu_s_per_s"] = round(idle / idle_s, 3) if idle_s else None
     return figures
 
 
@@ -575,13 +580,14 @@ def main() -> None:
         "--warmup", type=int, default=20, help="actions played first, unmeasured (default 20)"
     )
     parser.add_argument("--pause", type=float, default=0.1, help="seconds between actions (default 0.1)")
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds the pages stand still at the end")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args()
     if not CHROMIUM.is_file():
         parser.error(f"no {CHROMIUM}: apt-get install chromium")
-    if args.actions < 1 or args.warmup < 0 or args.pause < 0:
-        parser.error("--actions must be at least 1, --warmup and --pause at least 0")
-    figures = run(args.actions, args.warmup, args.pause)
+    if args.actions < 1 or min(args.warmup, args.pause, args.idle) < 0:
+        parser.error("--actions must be at least 1; --warmup, --pause and --idle at least 0")
+    figures = run(args.actions, args.warmup, args.pause, args.idle)
     figures["command"] = " ".join(["bench/bench_web_latency.py", *sys.argv[1:]])
     last, cpu = figures["last_page_ms"], figures["cpu_s"]
     print(

@@ -29,7 +29,18 @@ def test_the_latency_bench_reports_every_action_on_every_page(tmp_path: Path) ->
             pytest.fail(f"HAZARD_REQUIRE_BROWSER is set but there is no {CHROMIUM}")
         pytest.skip(f"no {CHROMIUM}: apt-get install chromium to run the browser benchmark")
     out = tmp_path / "latency.json"
-    command = [sys.executable, str(BENCH), "--actions", str(ACTIONS), "--warmup", "1", "--pause", "0"]
+    command = [
+        sys.executable,
+        str(BENCH),
+        "--actions",
+        str(ACTIONS),
+        "--warmup",
+        "1",
+        "--pause",
+        "0",
+        "--idle",
+        "0.5",
+    ]
     done = subprocess.run(
         [*command, "--json", str(out)], capture_output=True, text=True, timeout=240, check=False, cwd=tmp_path
     )
@@ -56,6 +67,7 @@ def test_the_latency_bench_reports_every_action_on_every_page(tmp_path: Path) ->
     assert set(cpu) == {"server", "bench", "browser", "machine"}
     assert all(value >= 0 for value in cpu.values()), cpu
     assert figures["wall_s"] > 0
+    assert figures["browser_idle_cpu_s_per_s"] >= 0
     assert figures["threads"]["server"] >= 1
     assert figures["threads"]["browser_processes"] >= 1
     assert figures["machine"]["nproc"] >= 1
