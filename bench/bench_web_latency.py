@@ -36,8 +36,10 @@ Also: the server process's CPU seconds over the measured actions (from /proc), t
 process, Python's threads and Playwright's calls) and Chromium's with Playwright's driver (this process's
 other descendants, from /proc), the machine's, the wall time, and the threads of each.
 
-Run ``.venv/bin/python bench/bench_web_latency.py`` (``--actions``, ``--warmup``, ``--pause``, ``--json
-PATH``). It prints a summary on standard error and, with ``--json``, writes every figure to PATH.
+Run ``.venv/bin/python bench/bench_web_latency.py`` (``--actions``, ``--warmup``, ``--pause``, ``--idle``,
+``--reduced-motion``: the pages ask for reduced motion, as a player's system setting may, so the dice are
+not animated; ``--json PATH``). It prints a summary on standard error and, with ``--json``, writes every
+figure to PATH.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
@@ -391,7 +393,7 @@ def page_times(marks: dict[str, list[list[float]]], offset: float, sent: Sent) -
 
 
 @contextmanager
-def pages(server: Server, table: Table) -> Iterator[dict[str, Page]]:
+def pages(server: Server, table: Table, *, reduced_motion: bool) -> Iterator[dict[str, Page]]:
     """The table's three pages, each in a Chromium context of its own, once each shows the table."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -399,7 +401,8 @@ def pages(server: Server, table: Table) -> Iterator[dict[str, Page]]:
             opened: dict[str, Page] = {}
             contexts: list[BrowserContext] = []
             for name in PAGES:
-                context = browser.new_context(base_url=server.url)
+                motion: Literal["reduce", "no-preference"] = "reduce" if reduced_motion else "no-preference"
+                context = browser.new_context(base_url=server.url, reduced_motion=motion)
                 contexts.append(context)
                 context.set_default_timeout(WAIT_MS)
                 if name in table.tokens:
@@ -417,11 +420,11 @@ def pages(server: Server, table: Table) -> Iterator[dict[str, Page]]:
             browser.close()
 
 
-def run(actions: int, warmup: int, pause: float, idle_s: float) -> dict[str, Any]:
+def run(actions: int, warmup: int, pause: float, idle_s: float, *, reduced_motion: bool) -> dict[str, Any]:
     loadavg = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="hazard-latency-") as folder, Server(Path(folder)) as server:
         table = set_up(server)
-        with pages(server, table) as opened:
+        with pages(server, table, reduced_motion=reduced_motion) as opened:
             sent: list[Sent] = []
             refused: list[str] = []
             passed: set[int] = set()
@@ -581,13 +584,17 @@ def main() -> None:
     )
     parser.add_argument("--pause", type=float, default=0.1, help="seconds between actions (default 0.1)")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds the pages stand still at the end")
+    parser.add_argument(
+        "--reduced-motion", action="store_true", help="the pages prefer reduced motion (no dice animation)"
+    )
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args()
     if not CHROMIUM.is_file():
         parser.error(f"no {CHROMIUM}: apt-get install chromium")
     if args.actions < 1 or min(args.warmup, args.pause, args.idle) < 0:
         parser.error("--actions must be at least 1; --warmup, --pause and --idle at least 0")
-    figures = run(args.actions, args.warmup, args.pause, args.idle)
+    figures = run(args.actions, args.warmup, args.pause, args.idle, reduced_motion=args.reduced_motion)
+    figures["reduced_motion"] = args.reduced_motion
     figures["command"] = " ".join(["bench/bench_web_latency.py", *sys.argv[1:]])
     last, cpu = figures["last_page_ms"], figures["cpu_s"]
     print(
