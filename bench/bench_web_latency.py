@@ -466,7 +466,7 @@ def run(actions: int, warmup: int, pause: float, idle_s: float, *, reduced_motio
                 "machine": machine_cpu(),
             }
             offsets_after = {name: clock_offset(page) for name, page in opened.items()}
-            alone = view_alone(server, table)
+            alone, sizes = view_alone(server, table)
             idle_before = _browser_ticks(server.pid)
             time.sleep(idle_s)
             idle = sum(t - idle_before.get(pid, 0.0) for pid, t in _browser_ticks(server.pid).items())
@@ -480,26 +480,29 @@ def run(actions: int, warmup: int, pause: float, idle_s: float, *, reduced_motio
     measured = Measured(sent, refused, marks, offsets_before, offsets_after, window, after, threads)
     figures = report(measured, loadavg, pause)
     figures["view_alone_ms"] = {name: summary(times) for name, times in alone.items()}
+    figures["view_bytes"] = sizes
     figures["browser_idle_cpu_s_per_s"] = round(idle / idle_s, 3) if idle_s else None
     return figures
 
 
-def view_alone(server: Server, table: Table) -> dict[str, list[float]]:
+def view_alone(server: Server, table: Table) -> tuple[dict[str, list[float]], dict[str, int]]:
     """For reference, the view a page fetches after each update, fetched by this process alone (as Ann's seat,
     with her token, and as a spectator, without one) while the table stands still: the server's part of a
-    page's ``fetch``."""
+    page's ``fetch``; and the size of each (the last)."""
     times: dict[str, list[float]] = {"Ann": [], "spectator": []}
+    sizes: dict[str, int] = {}
+    server.connection.close()  # a fresh one (the last request may be seconds ago): it reconnects
     for _ in range(VIEW_SAMPLES):
         for name, found in times.items():
             headers = {} if name not in table.tokens else {"authorization": f"Bearer {table.tokens[name]}"}
             began = time.perf_counter()
             server.connection.request("GET", f"/tables/{table.game}/view?mode=table", headers=headers)
             answer = server.connection.getresponse()
-            answer.read()
+            sizes[name] = len(answer.read())
             found.append(time.perf_counter() - began)
             if answer.status != 200:
                 raise RuntimeError(f"the view was refused ({answer.status})")
-    return times
+    return times, sizes
 
 
 @dataclass(frozen=True)

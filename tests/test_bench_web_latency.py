@@ -61,6 +61,7 @@ def test_the_latency_bench_reports_every_action_on_every_page(tmp_path: Path) ->
     assert figures["answer_ms"]["median"] > 0
     assert sorted(figures["view_alone_ms"]) == ["Ann", "spectator"]
     assert all(alone["median"] > 0 for alone in figures["view_alone_ms"].values())
+    assert all(size > 0 for size in figures["view_bytes"].values())
     for offset in figures["clock_offset_ms"].values():
         assert set(offset) == {"before", "after", "uncertainty"}
     cpu = figures["cpu_s"]
