@@ -599,6 +599,8 @@ def main() -> None:
     figures = run(args.actions, args.warmup, args.pause, args.idle, reduced_motion=args.reduced_motion)
     figures["reduced_motion"] = args.reduced_motion
     figures["command"] = " ".join(["bench/bench_web_latency.py", *sys.argv[1:]])
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
     last, cpu = figures["last_page_ms"], figures["cpu_s"]
     print(
         f"{figures['actions']} actions ({figures['kinds']}), {len(figures['refused'])} refused; "
@@ -610,8 +612,6 @@ def main() -> None:
     for name, parts in figures["pages_ms"].items():
         text = ", ".join(f"{part} {s['median']}/{s['p99']}" for part, s in parts.items() if s)
         print(f"  {name} (median/p99 ms): {text}", file=sys.stderr)
-    if args.json is not None:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":
