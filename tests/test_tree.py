@@ -12,8 +12,9 @@ from tests.paths import DOCS, ROOT, SRC
 
 LARGEST = 1 << 20
 """No tracked file is larger (the largest today, a record fixture, is 64 KiB)."""
-BINARIES_ALLOWED = "tests/fixtures/"
-"""Pinned records (SQLite files) are binary, and only they may be."""
+BINARIES_ALLOWED = ("tests/fixtures/", "docs/img/")
+"""Pinned records (SQLite files) are binary, and the docs' pictures (PNG, the README's screenshots); only
+they may be."""
 LONGEST_SOURCE = 600
 """No source file under src/ has more lines (issue 20: a longer one is split by concern)."""
 SOURCE_SUFFIXES = frozenset({".py", ".pyi", ".c", ".h", ".js", ".css", ".html"})
@@ -51,6 +52,9 @@ def test_the_tracked_tree_holds_no_binary_outside_the_fixtures_and_no_large_file
         if not name.startswith(BINARIES_ALLOWED) and _is_binary((ROOT / name).read_bytes())
     ]
     assert binaries == [], f"binary files tracked outside {BINARIES_ALLOWED}: {binaries}"
+    pictures = [name for name in _tracked() if name.startswith("docs/img/")]
+    odd = [name for name in pictures if not (ROOT / name).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")]
+    assert odd == [], f"docs/img holds only PNG pictures: {odd}"
     large = [name for name in _tracked() if (ROOT / name).stat().st_size > LARGEST]
     assert large == [], f"files over {LARGEST} bytes tracked: {large}"
 
