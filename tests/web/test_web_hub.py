@@ -10,7 +10,7 @@ import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -29,7 +29,9 @@ from hazard.table import (
     load_game,
     table_paytable,
 )
+from hazard.table.live import session as session_module
 from hazard.web import Hub, Update
+from hazard.web import hub as hub_module
 from hazard.web.hub import token_digest
 
 T = TypeVar("T")
@@ -315,3 +317,36 @@ def test_a_number_that_names_no_table_costs_no_memory(tmp_path: Path) -> None:
         await hub.stop()
 
     run(test)
+
+
+def test_a_table_read_again_is_replayed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restarted server reads a table's record once: the hub's one replay gives the session too (a long
+    table's replay is the cost of reading it again, docs/benchmarks.md)."""
+    db = str(tmp_path / "g.db")
+
+    async def make() -> int:
+        hub = await started(db)
+        live, _ = await hub.create(SPEC)
+        await seated(hub, live.game, "Ann", "Bob")
+        await hub.stop()
+        return live.game
+
+    game = run(make)
+    replays: list[int] = []
+    real = hub_module.load_game
+
+    def counted(store: GameStore, number: int) -> Any:
+        replays.append(number)
+        return real(store, number)
+
+    monkeypatch.setattr(hub_module, "load_game", counted)
+    monkeypatch.setattr(session_module, "load_game", counted)
+
+    async def read_again() -> None:
+        hub = await started(db)
+        again = await hub.table(game)
+        assert [p.name for p in again.session.table.players] == ["Ann", "Bob"]
+        await hub.stop()
+
+    run(read_again)
+    assert replays == [game]

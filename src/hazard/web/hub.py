@@ -259,7 +259,7 @@ class Hub:
                 f"illegal table {game}: game {game} is a {replayed.info.kind.label} game, not a web table"
             )
         brains = BotBrains.from_settings(replayed.info.settings)
-        session = Session.resume(self.store, game, kind=GameKind.WEB, brains=brains)
+        session = Session.of_replayed(self.store, replayed, kind=GameKind.WEB, brains=brains)
         recent = [Recorded(entry, tuple(replayed.events_of(entry.seq))) for entry in replayed.entries[-KEPT:]]
         return LiveTable(LiveGame.resume(session, recent, kept=KEPT))
 

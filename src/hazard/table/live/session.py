@@ -186,6 +186,14 @@ class Session:
         the other way round.
         """
         replayed = load_game(store, store.latest(kind) if game is None else game)
+        return cls.of_replayed(store, replayed, kind=kind, brains=brains)
+
+    @classmethod
+    def of_replayed(
+        cls, store: GameStore, replayed: ReplayedGame, *, kind: GameKind, brains: BotBrains | None = None
+    ) -> Session:
+        """Carry on the game ``replayed``, as :func:`load_game` has just read it from ``store``, where its
+        record ends: for a caller that has read the record already (one replay, not two)."""
         info = replayed.info
         if info.kind is not kind:
             raise IllegalError(
