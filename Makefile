@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench tools setup.py
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src tools
 
 layers: $(STAMP)
 	$(BIN)/lint-imports
