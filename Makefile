@@ -4,29 +4,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck layers unit unit-fast bench clean
+.PHONY: run test lint typecheck layers unit unit-fast docs bench clean
 
-# One install serves both: hazard with its PostgreSQL driver (the record tests run against a server when
-# HAZARD_TEST_DATABASE_URL names one; .ci/run starts one) and the dev tools. The version is read from
-# src/hazard/__init__.py into the installed metadata, so a change there reinstalls too; the install compiles
-# the simulator's C kernels into src/hazard/sim (setup.py), so a change to them rebuilds them.
+# One install serves all: hazard with its PostgreSQL driver (the record tests run against a server when
+# HAZARD_TEST_DATABASE_URL names one; .ci/run starts one), the dev tools and the docs site's (make docs). The
+# version is read from src/hazard/__init__.py into the installed metadata, so a change there reinstalls too;
+# the install compiles the simulator's C kernels into src/hazard/sim (setup.py), so a change to them rebuilds
+# them.
 $(STAMP): pyproject.toml setup.py src/hazard/__init__.py src/hazard/sim/native.c src/hazard/sim/_module.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	$(BIN)/python -m pip install --quiet --editable '.[postgres,web,distributed]' --group dev
+	$(BIN)/python -m pip install --quiet --editable '.[postgres,web,distributed]' --group dev --group docs
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/hazard serve
 
-test: lint typecheck layers unit
+test: lint typecheck layers unit docs
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench setup.py
-	$(BIN)/ruff format --check src tests bench setup.py
+	$(BIN)/ruff check src tests bench tools setup.py
+	$(BIN)/ruff format --check src tests bench tools setup.py
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src tools
 
 layers: $(STAMP)
 	$(BIN)/lint-imports
@@ -50,10 +51,17 @@ unit-fast: $(STAMP)
 	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(BIN)/pytest -n auto -m "not slow" --basetemp="$$tmp"; status=$$?; \
 	  rm -rf "$$tmp"; exit $$status; }
 
+# The docs site (mkdocs.yml: MkDocs, the Material theme, the API reference from the docstrings) into site/,
+# offline, in strict mode: a broken link, a cross-reference that names nothing, or a page that would load
+# anything from outside the site fails it, and so fails make test (about 4 s). NO_MKDOCS_2_WARNING: Material's
+# notice about its successor, printed on every build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
+
 # Benchmarks (docs/benchmarks.md): slow, and not part of `make test`.
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --group bench
 	$(BIN)/python bench/bench_simulate.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site

@@ -123,6 +123,48 @@ def test_generated_sections_are_current() -> None:
         )
 
 
+def test_the_certain_and_impossible_bets_are_refused_as_docs_analysis_shows() -> None:
+    """Each command of docs/analysis.md's certain-bets section prints the error line shown under it."""
+    shown = _section((DOCS / "analysis.md").read_text(encoding="utf-8"), "certain-bets").group(2)
+    pairs = re.findall(r'^\$ hazard bet "(.+)"\n(error: .+)$', shown, re.MULTILINE)
+    assert len(pairs) == 4
+    for bet, error in pairs:
+        result = subprocess.run(
+            [sys.executable, "-m", "hazard", "bet", bet], capture_output=True, text=True, check=False
+        )
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", f"{error}\n")
+
+
+def test_the_rounds_kept_fall_short_as_docs_simulation_says() -> None:
+    """docs/simulation.md: the default session study's rounds kept, 7.8 standard errors under the exact
+    figure, and the renewal estimate (mu - sigma^2 / T) that accounts for it."""
+    from hazard.analysis import analyse_random_main, effect_probabilities
+    from hazard.core.passing import PassingEffect
+    from hazard.core.rulesets import find_ruleset
+    from hazard.sim import SessionConfig
+    from hazard.study import study_sessions
+
+    text = " ".join((DOCS / "simulation.md").read_text(encoding="utf-8").split())
+    config = SessionConfig()
+    kept = study_sessions("wikipedia", config, seed=0, workers=1).tally.rounds_kept
+    assert kept is not None
+    ruleset = find_ruleset("wikipedia")
+    caster = analyse_random_main(ruleset)
+    assert caster.expected_rounds_kept is not None
+    exact = float(caster.expected_rounds_kept)
+    z = (kept.value - exact) / kept.se
+    interval = f"[{kept.low:.3f}, {kept.high:.3f}]"
+    assert f"reports {kept.value:.3f}, interval {interval}, against the exact {exact:.3f}" in text
+    assert f"about **{z:.1f} standard errors**" in text.replace("−", "-")
+    p = effect_probabilities(ruleset.passing, caster.outcomes)[PassingEffect.COUNT]
+    mean = (1 - p**3) / ((1 - p) * p**3)
+    variance = (1 - 7 * (1 - p) * p**3 - p**7) / ((1 - p) ** 2 * p**6)
+    assert float(mean) == exact
+    assert f"p = {float(p):.5f}" in text
+    assert f"σ² = (1 − 7(1 − p)p³ − p⁷) / ((1 − p)² p⁶) = {float(variance):.1f}" in text
+    assert f"= **{exact - float(variance) / config.rounds:.3f}** for T = {config.rounds}" in text
+
+
 def test_readme_web_example_runs(tmp_path: Path) -> None:
     """The README's first example, the JSON API, against a fresh ``hazard serve``: it prints what it says."""
     from tests.servers import Server

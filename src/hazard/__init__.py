@@ -1,7 +1,7 @@
 """hazard: the historical dice game Hazard, faithful to its sources.
 
 The names here are the pure core; the exact analyser lives in :mod:`hazard.analysis` and the command line in
-:mod:`hazard.cli`.
+``hazard.cli``.
 
 >>> ruleset = find_ruleset("britannica-1911")
 >>> state, _ = apply(new_round(ruleset), Call(6))

@@ -112,7 +112,7 @@ class DicePassing:
     """When the caster must hand the dice to the player on the left.
 
     ``after_losses`` counted losses in a row pass the dice (0: losses never do; at most
-    :data:`MAX_AFTER_LOSSES`). A thrown main outside the ruleset's mains passes them too where the main
+    ``MAX_AFTER_LOSSES``). A thrown main outside the ruleset's mains passes them too where the main
     method is :attr:`MainMethod.THROWN_OR_PASS`: :func:`hazard.core.passing.passing_text` says the whole rule,
     and :func:`hazard.core.passing.after_round` applies it.
     """
@@ -237,7 +237,7 @@ class Ruleset:
     itself where the ruleset's file named a paytable file or held a ``[paytable]`` table.
 
     A paytable file is read once, when the ruleset is loaded, and carried by value from then on: the ruleset
-    is self-contained, and :func:`~hazard.core.rulesets.ruleset_to_toml` writes it inline, so a game's record
+    is self-contained, and ``ruleset_to_toml`` writes it inline, so a game's record
     reads back the same ruleset anywhere, whatever became of the file. Look it up with
     :func:`~hazard.core.rulesets.paytable_for`, which takes either form.
     """

@@ -46,7 +46,7 @@ DEFAULT_CAP = {Staking.FLAT: 0, Staking.MARTINGALE: 6, Staking.PAROLI: 3}
 
 @dataclass(frozen=True, slots=True)
 class StakingPlan:
-    """A progression and its cap (:data:`DEFAULT_CAP` where none is given)."""
+    """A progression and its cap (``DEFAULT_CAP`` where none is given)."""
 
     staking: Staking = Staking.FLAT
     cap: int | None = None

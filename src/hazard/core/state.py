@@ -85,7 +85,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One round, frozen. The engine (:mod:`hazard.core.engine`) makes new ones; nothing changes in place.
+    """One round, frozen. The engine (``hazard.core.engine``) makes new ones; nothing changes in place.
 
     ``main`` and ``chance`` are None until set; ``termination`` is None until the round is over.
     """

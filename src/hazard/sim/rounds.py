@@ -166,7 +166,7 @@ def simulate_rounds(
     The counts depend only on the table, the number of rounds and the seed: not on ``chunk_rounds`` (rounds
     a lane plays per call of the kernel) nor on ``workers`` (threads; default: one per core). A Ctrl-C
     stops the run after the blocks in progress and returns what the finished blocks counted, with
-    ``interrupted`` set. With ``pool`` (a cluster's: :func:`hazard.sim.cluster.connect`) the blocks run
+    ``interrupted`` set. With ``pool`` (a cluster's: ``hazard.sim.cluster.connect``) the blocks run
     there instead, with the same results.
     """
     check_seed(seed)

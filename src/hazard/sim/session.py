@@ -286,7 +286,7 @@ class SessionTally:
     def tally_replay(
         self, take: Callable[[SessionRows], npt.NDArray[np.float64]], progress: Progress | None = None
     ) -> Replay:
-        """A :data:`~hazard.sim.tally.Replay` of one tally's values (``take`` picks them from the rows)."""
+        """A ``Replay`` of one tally's values (``take`` picks them from the rows)."""
         return lambda visit: self.replay(lambda rows: visit(take(rows)), progress=progress)
 
     @property
@@ -296,7 +296,7 @@ class SessionTally:
         return not (self.first_bankroll.exact and self.all_bankrolls.exact)
 
     def bankroll_quantiles(self, *, first: bool, progress: Progress | None = None) -> list[float]:
-        """The :data:`QUANTILES` of the final bankrolls, the first player's or everyone's: exact, as
+        """The ``QUANTILES`` of the final bankrolls, the first player's or everyone's: exact, as
         :func:`numpy.quantile` gives them. Where too many bankrolls differ to count one by one, a replay of
         the sessions finds them, both at once (``progress`` is told how far each replay has gone)."""
         if not self._quantiles:
@@ -427,7 +427,7 @@ def simulate_sessions(
 ) -> SessionTally:
     """Play ``config.sessions`` sessions of ``table`` from ``seed`` (even money without a paytable).
 
-    Sessions come in blocks (:func:`~hazard.sim.stream.block_sessions`), each from its own stream, so the
+    Sessions come in blocks (``block_sessions``), each from its own stream, so the
     results depend on the seed only, not on the workers. ``progress`` gets the sessions finished so far; a
     Ctrl-C returns the sessions of the blocks finished, with ``interrupted`` set. With ``pool`` (a
     cluster's) the blocks run there instead, with the same results. What is kept of the sessions does not

@@ -34,7 +34,7 @@ class PoolFailed(InvalidError):
 @dataclass(frozen=True, slots=True)
 class Pool:
     """Where a study's blocks run other than on this machine's threads: an executor (a cluster's, see
-    :mod:`hazard.sim.cluster`) and how many blocks it runs at once."""
+    ``hazard.sim.cluster``) and how many blocks it runs at once."""
 
     executor: Executor
     width: int

@@ -229,7 +229,7 @@ def study_rounds(
 ) -> RoundsStudy:
     """Simulate ``rounds`` rounds of ``ruleset`` (a built-in id, or a :class:`Ruleset`) from ``seed``, beside
     the exact odds. ``main``: every round on that main (called, or as if thrown). ``pool``: run the blocks
-    on a cluster (:func:`hazard.sim.cluster.connect`), with the same results. As ``hazard simulate``."""
+    on a cluster (``hazard.sim.cluster.connect``), with the same results. As ``hazard simulate``."""
     found = _ruleset(ruleset)
     exact = _exact_figures(found, main, paytable_for(found))
     table = compile_rules(found, main)

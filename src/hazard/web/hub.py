@@ -17,7 +17,7 @@ client that knows entry N gets every entry after N, or the whole state when it h
 keeps (:data:`KEPT`).
 
 The hub holds the tables and acts on them; a table as it keeps it is :mod:`hazard.web.livetable`'s, the
-watching of the record :mod:`hazard.web.watcher`'s, and the telling of each table's followers
+watching of the record ``hazard.web.watcher``'s, and the telling of each table's followers
 :mod:`hazard.web.telling`'s.
 """
 
@@ -135,7 +135,7 @@ class Hub:
     # --- life -------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start watching the record for what other servers write (:mod:`hazard.web.watcher`)."""
+        """Start watching the record for what other servers write (``hazard.web.watcher``)."""
         self._watcher.start()
 
     async def stop(self) -> None:
@@ -192,7 +192,7 @@ class Hub:
         return frozenset(self._tables)
 
     def let_go_idle(self) -> list[int]:
-        """Let go of every table nobody follows here and nobody has asked for in :attr:`idle` seconds (run
+        """Let go of every table nobody follows here and nobody has asked for in ``idle`` seconds (run
         by the watcher). Nothing is lost: every entry is in the record before anyone is told of it, and the
         table is read again from there when it is next asked for. The tables let go."""
         now = time.monotonic()

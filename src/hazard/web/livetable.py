@@ -90,7 +90,7 @@ class LiveTable:
 
     @property
     def closed(self) -> bool:
-        """Whether the table is closed: as its record says (:mod:`hazard.table.rules.closing`)."""
+        """Whether the table is closed: as its record says (``hazard.table.rules.closing``)."""
         return self.session.closed
 
     @property

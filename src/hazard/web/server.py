@@ -20,7 +20,7 @@ counts; the collector is only for cycles, which these thresholds still collect."
 
 def run_server(application: FastAPI, *, host: str, port: int, connections: Connections | None = None) -> None:
     """Serve ``application`` on ``host``:``port`` until the process is stopped (Ctrl-C or SIGTERM), its
-    sockets under ``connections``' limits (:mod:`hazard.web.connections`)."""
+    sockets under ``connections``' limits (``hazard.web.connections``)."""
     import uvicorn  # noqa: PLC0415 - the web extra's; imported where it runs
 
     connections = connections or Connections()

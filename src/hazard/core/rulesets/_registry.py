@@ -71,7 +71,7 @@ def ruleset_from_toml(
 
 def load_ruleset(path: str | Path) -> Ruleset:
     """Read and validate a user's ruleset file (a regular UTF-8 file of at most
-    :data:`~hazard.core.files.MAX_FILE_BYTES`), and the paytable file it names, if any."""
+    ``MAX_FILE_BYTES``), and the paytable file it names, if any."""
     path = Path(path)
     text = read_text_file(path, "ruleset")
     return ruleset_from_toml(text, quoted(str(path)), folder=path.parent, paths=True)
@@ -79,7 +79,7 @@ def load_ruleset(path: str | Path) -> Ruleset:
 
 def load_paytable(path: str | Path) -> Paytable:
     """Read and validate a user's paytable file (a regular UTF-8 file of at most
-    :data:`~hazard.core.files.MAX_FILE_BYTES`)."""
+    ``MAX_FILE_BYTES``)."""
     path = Path(path)
     return paytable_from_toml(read_text_file(path, "paytable"), quoted(str(path)))
 

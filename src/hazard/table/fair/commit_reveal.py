@@ -285,7 +285,7 @@ def note_from_json(data: object) -> FairNote:
 class FairState:
     """Where a game's fair dice stand: the last hand committed, and each player's own seed now.
 
-    Built one entry at a time (:meth:`after`), so a live game keeps it at no cost; :func:`ledger` keeps every
+    Built one entry at a time (:meth:`after`), so a live game keeps it at no cost; ``ledger`` keeps every
     hand as well.
     """
 
@@ -353,7 +353,7 @@ class FairState:
 
 @dataclass(frozen=True, slots=True)
 class Ledger:
-    """Every hand of a game's fair dice, and where they stand now (see :func:`ledger`)."""
+    """Every hand of a game's fair dice, and where they stand now (see ``ledger``)."""
 
     hands: tuple[Hand, ...]
     state: FairState

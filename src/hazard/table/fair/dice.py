@@ -29,7 +29,7 @@ class DiceKind(enum.Enum):
     """Real dice, their throws typed in by the referee."""
     FAIR = "fair"
     """Provably fair dice: each hand's seed committed before it, shown after it
-    (:mod:`hazard.table.fair.commit_reveal`)."""
+    (``hazard.table.fair.commit_reveal``)."""
 
     @property
     def own(self) -> bool:

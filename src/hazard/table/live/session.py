@@ -93,14 +93,14 @@ class Session:
     opening: tuple[Recorded, ...] = ()
     """The players seated when the game was started, as :meth:`start` recorded them."""
     timeline: Timeline | None = None
-    """The game as played (:class:`~hazard.table.live.timeline.Timeline`): a correction replays from it only
+    """The game as played (``Timeline``): a correction replays from it only
     what follows the entry corrected, and a catch-up plays on from it what other writers added."""
     fair: FairState | None = None
     """Where the fair dice stand (None unless the game's dice are fair)."""
     secret: bytes | None = None
     """The server seed of the fair hand committed and not yet revealed: kept from everything that shows."""
     closed: bool = False
-    """Whether the table is closed (:mod:`hazard.table.rules.closing`): nothing more may be done at it."""
+    """Whether the table is closed (``hazard.table.rules.closing``): nothing more may be done at it."""
     news: deque[Recorded] = field(default_factory=lambda: deque(maxlen=NEWS))
     """Every entry this session has written (the fair dice's notes of a hand's end too) or read from other
     writers, with its events, in order, until a front end takes them (:meth:`take_news`) to tell others."""
@@ -486,7 +486,7 @@ class Session:
         """Bring the game up to its record: the table as the record now has it, whoever wrote it.
 
         The entries another writer added are read (each checked to follow the chain) and played on by the
-        session's :class:`~hazard.table.live.timeline.Timeline`, as a load plays a whole game; where they do
+        session's ``Timeline``, as a load plays a whole game; where they do
         not follow, the whole game is read again. Returns the entries this session had not seen, with their
         events; they are also kept in :attr:`news` until a front end takes them (a catch-up inside
         :meth:`act` returns nothing else).

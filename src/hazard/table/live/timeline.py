@@ -129,7 +129,7 @@ class ReplayedGame:
 
 def replay(info: GameInfo, entries: Sequence[Entry]) -> ReplayedGame:
     """Rebuild a game by playing its standing actions through the pure table and rules; the fair dice's notes
-    must be in order (:func:`~hazard.table.fair.commit_reveal.ledger`) and only in a game of fair dice."""
+    must be in order (``ledger``) and only in a game of fair dice."""
     timeline = Timeline.begin(info)
     timeline.extend(entries)
     return timeline.replayed()

@@ -43,7 +43,7 @@ MAX_DATA = 100_000
 """The most characters one stored entry may have (an action's JSON form is a few hundred at most)."""
 
 MAX_REQUEST = 64
-"""The most characters of a client's own number for an action (:meth:`GameStore.request`)."""
+"""The most characters of a client's own number for an action (:meth:`GameStore.requests`)."""
 
 
 MAX_GAME = 2**31 - 1

@@ -18,7 +18,7 @@ them (:func:`hazard.table.live.timeline.load_game`).
 
 The schema is :mod:`hazard.table.record.schema`, the engines :mod:`hazard.table.record.engine`, reading a game
 back :mod:`hazard.table.record.load`, older releases :mod:`hazard.table.record.legacy`, and the wake-up of
-other processes :mod:`hazard.table.record.notify`.
+other processes ``hazard.table.record.notify``.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class GameStore:
         self.url = url
         self.recovery: Recovery | None = None
         """A killed writer's journal that opening to read rolled back
-        (:mod:`hazard.table.record.sqlite_file`)."""
+        (``hazard.table.record.sqlite_file``)."""
         self.keys = keys or ServerKeys.from_environment()
         """Where this process's seed-sealing and reveal-signing keys come from (never the database)."""
         self._batches = threading.local()
@@ -107,7 +107,7 @@ class GameStore:
         """Open the record at ``url``: an SQLAlchemy URL or an SQLite path (default: the user's data folder),
         for ``access``. An in-memory database (``sqlite://``) keeps nothing once closed, so it is refused
         unless ``in_memory`` says that is what is meant (in tests and notebooks). ``keys`` say where the
-        seed-sealing and reveal-signing keys are (default: :meth:`ServerKeys.from_environment`); a writer
+        seed-sealing and reveal-signing keys are (default: ``ServerKeys.from_environment``); a writer
         seals, as it opens, any seed a release before sealing kept in clear.
         """
         keys = keys or ServerKeys.from_environment()
@@ -237,11 +237,11 @@ class GameStore:
 
         ``secret`` is a fair hand's number and server seed, kept sealed (in the same transaction) where only
         :meth:`secret` reads it: for the entry that commits to it. A reveal is signed with the server's key,
-        the signature kept with it (:mod:`hazard.table.fair.signing`). ``key`` is the digest of a seat's token
+        the signature kept with it (``hazard.table.fair.signing``). ``key`` is the digest of a seat's token
         and the player it seats, kept with the entry that seats him, as the key to that seating (this entry's
         number); ``claim`` a claim code's digest, player and expiry, kept the same way (:meth:`claim`);
         ``revoke`` a seating this entry ends, whose keys and claim codes go with it; ``request`` the client's
-        own number for the action, kept with the entry that makes it (:meth:`request`).
+        own number for the action, kept with the entry that makes it (:meth:`requests`).
         """
         import sqlalchemy as sa
         from sqlalchemy.exc import IntegrityError
@@ -365,7 +365,7 @@ class GameStore:
     def listen(self, woken: Callable[[int, int], None]) -> Callable[[], None] | None:
         """Call ``woken(game, seq)`` (from a thread of its own) whenever a writer commits entry ``seq`` of a
         game, this process included; returns the function that stops listening. Only PostgreSQL tells its
-        writers (LISTEN/NOTIFY, :mod:`hazard.table.record.notify`); for another database this returns None,
+        writers (LISTEN/NOTIFY, ``hazard.table.record.notify``); for another database this returns None,
         and a watcher polls :meth:`heads` instead."""
         return listen(self.url, woken)
 
@@ -385,7 +385,7 @@ class GameStore:
 
     def closed(self) -> frozenset[int]:
         """The games whose table is closed: those whose last entry is a close
-        (:mod:`hazard.table.rules.closing`), and those an older record closed beside the chain (its
+        (``hazard.table.rules.closing``), and those an older record closed beside the chain (its
         ``hazard_closed`` table)."""
         if self._layout is Layout.EMPTY:
             return frozenset()

@@ -140,7 +140,7 @@ class ActionType:
     @classmethod
     def offers(cls, table: Table, player: str) -> Iterable[Self]:
         """What of this type to offer the seated ``player`` at ``table`` now, each action whole (a front end
-        sends its text form), offered where the table accepts it (:mod:`~hazard.table.rules.choices`)."""
+        sends its text form), offered where the table accepts it (``hazard.table.rules.choices``)."""
         return ()
 
     @classmethod

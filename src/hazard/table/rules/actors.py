@@ -69,11 +69,11 @@ class Actor:
 REFEREE = Actor(ActorKind.REFEREE)
 """The referee, who may enter any player's action (and whose entries the record marks as such)."""
 DICE = Actor(ActorKind.DICE)
-"""The game's fair dice (:mod:`hazard.table.fair.commit_reveal`): they act for nobody at the table."""
+"""The game's fair dice (``hazard.table.fair.commit_reveal``): they act for nobody at the table."""
 
 
 class BotPolicy(enum.Enum):
-    """How a bot seated at a table plays (see :mod:`hazard.table.rules.bots`)."""
+    """How a bot seated at a table plays (see ``hazard.table.rules.bots``)."""
 
     SETTER = "setter"
     BYSTANDER = "bystander"

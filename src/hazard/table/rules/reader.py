@@ -173,7 +173,7 @@ def check_name(name: str) -> str:
     not a word that commands use (``consent``, ``referee`` ...) nor a verb. It is written in Unicode's
     compatibility form (NFKC: a full-width ``Ａｎｎ`` is ``Ann``), its spaces tidied as commands read it back
     (one between words, none around them). Two names are the same name whatever their case
-    (:func:`name_key`).
+    (``name_key``).
 
     >>> check_name("  Ann   Lee "), check_name("Ａｎｎ"), check_name("Zoë")
     ('Ann Lee', 'Ann', 'Zoë')
