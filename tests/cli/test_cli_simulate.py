@@ -235,7 +235,7 @@ def test_a_main_called_at_random_has_its_exact_rounds_kept(capsys: pytest.Captur
     assert sessions["rounds_kept"]["exact"] == kept["exact"]  # type: ignore[index]
     code, out, _ = run(capsys, "simulate", "-r", "wikipedia", "--sessions", "40", "--rounds", "100")
     assert code == 0
-    assert "(exact, no ruin: 13.399)" in out
+    assert "(exact, every hand played out: 13.399)" in out
     code, out, _ = run(capsys, "simulate", "-r", "wikipedia", "--rounds", "20000")
     assert code == 0
     assert "13.399" in out

@@ -161,7 +161,8 @@ def _sessions_view(report: SessionsStudy, json_dict: dict[str, Any]) -> Group:
         grid.add_row(
             "rounds a caster kept the dice",
             f"{kept.value:.3f}",
-            interval_text(kept, 3) + ("" if exact_kept is None else f"  (exact, no ruin: {exact_kept:.3f})"),
+            interval_text(kept, 3)
+            + ("" if exact_kept is None else f"  (exact, every hand played out: {exact_kept:.3f})"),
         )
     else:
         grid.add_row("rounds a caster kept the dice", "—", "the dice never passed by the rule")
