@@ -48,6 +48,8 @@ def load_commands(args: Sequence[str] = ()) -> None:
     """
     name = args[0] if args else None
     modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    if name == "--version":
+        modules = []  # the program's own option: no command runs
     for module in modules:
         importlib.import_module(f"hazard.cli.{module}")
 
