@@ -120,3 +120,49 @@ def test_the_extras_named_are_the_packages_extras() -> None:
     for heavy in ("numpy", "matplotlib", "uvicorn", "fastapi", "psycopg", "distributed"):
         assert heavy not in base, f"{heavy} belongs to an extra, not the base install"
     assert all("[standard]" not in spec for spec in project["optional-dependencies"]["web"])
+
+
+_LIBRARY = """
+import sys
+
+
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("numpy", "matplotlib"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Refuse())
+from hazard.extras import MissingExtra
+from hazard.sim.plot import plot_rounds
+from hazard.study import study_rounds, study_sessions
+
+study = study_rounds("craps", 1000, workers=1)  # no extra needed
+for attempt in (
+    lambda: study_sessions("craps"),
+    lambda: plot_rounds(study.stats, "rounds.png"),
+    lambda: __import__("hazard.sim", fromlist=["SessionTally"]).SessionTally,
+):
+    try:
+        attempt()
+    except MissingExtra as error:
+        print(error)
+"""
+
+
+def test_the_library_names_the_extra_too(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _LIBRARY],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "a session study needs the sessions extra (numpy is missing): pip install 'hazard[sessions]'",
+        "a plot needs the plot extra (matplotlib is missing): pip install 'hazard[plot]'",
+        "hazard.sim.SessionTally needs the sessions extra (numpy is missing): pip install 'hazard[sessions]'",
+    ]
