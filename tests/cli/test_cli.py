@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, hostile_values, run, survives
 
+import hazard
 from hazard.cli import COMMANDS, app, load_commands
 
 CRAPS_FILE = (
@@ -263,6 +264,17 @@ def test_the_program_runs_and_fails_cleanly_as_a_process() -> None:
     assert bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1
     assert "Traceback" not in bad.stderr
+
+
+def test_version_prints_the_packages_version_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--version")
+    assert (code, out, err) == (0, f"hazard {hazard.__version__}\n", "")
+    process = subprocess.run(
+        [sys.executable, "-m", "hazard", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (process.returncode, process.stdout) == (0, f"hazard {hazard.__version__}\n")
+    code, out, _ = run(capsys, "--help")
+    assert "--version" in out
 
 
 def test_bare_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -200,3 +200,14 @@ def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -
     assert counts.rounds % BLOCK_ROUNDS == 0
     assert sum(map(sum, counts.by_code)) == counts.rounds
     assert calls
+
+
+def test_the_compiled_rules_and_the_counts_print_as_one_short_line() -> None:
+    # their packed transitions and counts by throw are some 110 KB as dataclasses' reprs
+    counts = simulate_rounds(compile_rules(find_ruleset("britannica-1911")), 5_000, seed=1, workers=1)
+    assert repr(counts.table) == "<CompiledRules britannica-1911, main called: 36 states, 70 outcomes>"
+    assert (
+        repr(counts)
+        == f"<RoundCounts 5,000 of 5,000 rounds of britannica-1911, seed 1: {counts.throws:,} throws>"
+    )
+    assert repr(compile_rules(find_ruleset("craps"))).startswith("<CompiledRules craps, main 7: ")

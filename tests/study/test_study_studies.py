@@ -138,3 +138,23 @@ def test_the_main_is_named_as_the_heading_says() -> None:
     assert main_text(find_ruleset("wikipedia"), None) == "called at random"
     assert main_text(find_ruleset("ecws-1674"), None) == "thrown"
     assert main_text(find_ruleset("ecws-1674"), 7) == "7, every round as if thrown"
+
+
+def test_a_study_prints_as_one_short_line_of_what_it_studied_and_its_headline_figures() -> None:
+    # Its tallies hold every throw's count and every session's bankroll: some 110 KB as a dataclass's repr.
+    rounds = study_rounds("britannica-1911", 20_000, seed=1, workers=1)
+    text = repr(rounds)
+    assert len(text) < 300, text
+    assert "\n" not in text
+    assert text.startswith("<RoundsStudy 20,000 rounds of britannica-1911 (main called at random), seed 1: ")
+    for headline in ("win rate", "exact", "throws per round"):
+        assert headline in text
+    assert "<table" in rounds._repr_html_()  # Jupyter's table stays
+    sessions = study_sessions("britannica-1911", SessionConfig(sessions=40, rounds=50), seed=2, workers=1)
+    text = repr(sessions)
+    assert len(text) < 300, text
+    assert "\n" not in text
+    assert text.startswith("<SessionsStudy 40 sessions of britannica-1911 (main called at random), 50 rounds")
+    for headline in ("risk of ruin", "setters' take per unit staked", "exact"):
+        assert headline in text
+    assert "<table" in sessions._repr_html_()

@@ -38,7 +38,7 @@ COMMANDS = {
 def load_commands(args: Sequence[str] = ()) -> None:
     """Register on the app the commands that ``args`` may run: the named command's module alone, or all.
 
-    A command's module brings its own imports (the simulator brings NumPy, the table brings the game
+    A command's module brings its own imports (a session study brings NumPy, the table brings the game
     record), so a run imports only what its command needs. Help, or a name that is not a command, loads
     them all so that Typer can list or refuse them.
 
@@ -48,6 +48,8 @@ def load_commands(args: Sequence[str] = ()) -> None:
     """
     name = args[0] if args else None
     modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    if name == "--version":
+        modules = []  # the program's own option: no command runs
     for module in modules:
         importlib.import_module(f"hazard.cli.{module}")
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from hazard import __version__
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.numbers import parse_fraction, parse_whole
 
@@ -222,8 +223,19 @@ def console() -> Console:
     return console
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        print(f"hazard {__version__}")
+        raise typer.Exit
+
+
 @app.callback()
-def _program() -> None:
+def _program(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show hazard's version and exit."),
+    ] = False,
+) -> None:
     # The program stays a group of commands when only one command's module is loaded (hazard.cli's
     # load_commands): Typer would otherwise run a lone command as the program itself.
     pass

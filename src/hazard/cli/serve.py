@@ -15,6 +15,7 @@ import typer
 from hazard.cli.app import app, console, whole_number
 from hazard.cli.record import DbOption
 from hazard.core.errors import InvalidError, quoted
+from hazard.extras import MissingExtra, require
 
 __all__ = ["serve"]
 
@@ -77,9 +78,11 @@ def serve(
     try:
         from hazard.web import Connections, Limits, WebConfig, create_app, run_server
     except ImportError as error:
-        raise InvalidError(
-            f"hazard serve needs the web extra ({error.name} is missing): pip install 'hazard[web]'"
-        ) from None
+        raise MissingExtra("hazard serve", "web", error.name or "hazard.web") from None
+    # imported only as the server starts: without uvicorn it could not, and without websockets uvicorn would
+    # refuse every table's live socket
+    for module in ("uvicorn", "websockets"):
+        require(module, what="hazard serve", extra="web")
     _check_free(host, number)
     limits = Limits(
         rate=per_second,

@@ -27,6 +27,7 @@ from hazard.cli.app import (
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets import DEFAULT_RULESET, find_ruleset, paytable_for
+from hazard.extras import require
 from hazard.sim import Pool, SessionConfig, Staking
 from hazard.sim.cluster import connect
 from hazard.sim.plot import check_plot_path, plot_rounds, plot_sessions
@@ -293,6 +294,11 @@ def simulate(
     if plot is not None:
         check_output_file(plot, what="--plot", suffix=".png")
         check_plot_path(plot)
+    # an extra that is not installed is named before any work, not after the study
+    if sessions is not None:
+        require("numpy", what="--sessions", extra="sessions")
+    if plot is not None:
+        require("matplotlib", what="--plot", extra="plot")
     found = find_ruleset(ruleset, paths=True)
     if main_number is not None:
         found.row(main_number)  # an unknown main is refused before any work

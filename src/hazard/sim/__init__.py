@@ -15,6 +15,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from hazard.core.staking import Staking
+from hazard.extras import require
 from hazard.sim.config import SessionConfig
 from hazard.sim.rounds import RoundCounts, simulate_rounds
 from hazard.sim.stats import Estimate, Exact, GroupStats, RoundStats, round_stats
@@ -36,6 +37,7 @@ _LATER = {
 
 def __getattr__(name: str) -> Any:
     if name in _LATER:
+        require("numpy", what=f"hazard.sim.{name}", extra="sessions")
         return getattr(import_module(_LATER[name]), name)
     raise AttributeError(f"module 'hazard.sim' has no attribute {name!r}")
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from hazard import __version__
 from hazard.core.errors import InvalidError, quoted
+from hazard.extras import MissingExtra
 from hazard.sim.workers import Pool
 
 __all__ = ["CONNECT_SECONDS", "MAX_ADDRESS", "connect"]
@@ -46,10 +47,7 @@ def connect(address: str) -> Iterator[Pool]:
     try:
         from distributed import Client  # noqa: PLC0415 - the optional extra, only for a cluster
     except ImportError as error:
-        missing = error.name
-        raise InvalidError(
-            f"--cluster needs the distributed extra ({missing} is missing): pip install 'hazard[distributed]'"
-        ) from None
+        raise MissingExtra("--cluster", "distributed", error.name or "distributed") from None
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as error:

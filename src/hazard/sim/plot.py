@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hazard.core.errors import InvalidError, quoted
+from hazard.extras import require
 from hazard.sim.stats import Exact, GroupStats, RoundStats
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def check_plot_path(path: str | Path) -> Path:
 
 def plot_rounds(stats: RoundStats, path: str | Path, exact: Exact | None = None) -> Path:
     """Draw a round study to ``path`` (PNG); exact values, where given, are drawn beside the simulation."""
+    require("matplotlib", what="a plot", extra="plot")
     import numpy as np  # noqa: PLC0415 - with Matplotlib, which needs it anyway: only to draw
 
     figure, (throws_ax, rates_ax, z_ax) = _figure(1, 3, (16.0, 5.0))
@@ -149,6 +151,7 @@ def plot_sessions(study: SessionTally, path: str | Path) -> Path:
 
 def sessions_figure(study: SessionTally) -> Figure:
     """The four panels of a session study: final bankrolls, ruin, the dice passing, the setters' take."""
+    require("matplotlib", what="a plot", extra="plot")
     import numpy as np  # noqa: PLC0415 - with Matplotlib, which needs it anyway: only to draw
 
     figure, (bank_ax, ruin_ax, hands_ax, take_ax) = _figure(2, 2, (12.0, 8.0))

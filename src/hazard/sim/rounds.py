@@ -73,6 +73,13 @@ class RoundCounts:
         """Every throw of the dice made in the rounds counted."""
         return sum(self.throw_sums)
 
+    def __repr__(self) -> str:
+        # One line: the counts by outcome and throw are some 14 KB; round_stats reads them.
+        return (
+            f"<RoundCounts {self.rounds:,} of {self.requested:,} rounds of {self.table.ruleset.id}, "
+            f"seed {self.seed}: {self.throws:,} throws>"
+        )
+
 
 _local = threading.local()
 

@@ -117,6 +117,21 @@ class CompiledRules:
     outcomes: tuple[Outcome, ...]
     """Every way a round can end; outcome code ``k`` is ``outcomes[k - 1]``."""
 
+    def __repr__(self) -> str:
+        # One line: the packed transitions and states are some 95 KB as a dataclass's repr, and every
+        # study's counts and tallies hold their table.
+        main = (
+            str(self.main)
+            if self.main is not None
+            else "thrown"
+            if self.ruleset.method.is_thrown
+            else "called"
+        )
+        return (
+            f"<CompiledRules {self.ruleset.id}, main {main}: {len(self.states)} states, "
+            f"{len(self.outcomes)} outcomes>"
+        )
+
     @property
     def codes(self) -> int:
         """The number of outcome codes, 0 (the round goes on) included."""

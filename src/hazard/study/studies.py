@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets import find_ruleset, paytable_for, settling_paytable
+from hazard.extras import require
 from hazard.sim import (
     Estimate,
     Exact,
@@ -203,6 +204,17 @@ class RoundsStudy:
             )
         return rows
 
+    def __repr__(self) -> str:
+        # One line: its counts hold every throw's tally (some 110 KB as a dataclass's repr); the figures are
+        # for _repr_html_, to_json_dict and hazard simulate.
+        counts = self.stats.counts
+        shown = [f for f in self.figures() if f.name in _HEADLINE_ROUNDS]
+        return (
+            f"<RoundsStudy {counts.rounds:,} rounds of {self.stats.ruleset_id} "
+            f"(main {main_text(counts.table.ruleset, self.stats.main)}), seed {counts.seed}: "
+            f"{_headline(shown)}{_interrupted_text(self.interrupted)}>"
+        )
+
     def _repr_html_(self) -> str:
         rows = [figure_cells(f) for f in self.figures()]
         parts = [_table(self.heading(), FIGURE_COLUMNS, rows)]
@@ -341,6 +353,17 @@ class SessionsStudy:
             f"{config.stake:g}, paytable {study.paytable_id or 'even money'}, seed {study.seed}"
         )
 
+    def __repr__(self) -> str:
+        # One line, as RoundsStudy's: the tally holds every session's bankrolls (some 84 KB and more).
+        study, config = self.tally, self.tally.config
+        shown = [f for f in self.figures() if f.name in _HEADLINE_SESSIONS]
+        return (
+            f"<SessionsStudy {study.sessions:,} sessions of {study.table.ruleset.id} "
+            f"(main {main_text(study.table.ruleset, study.table.main)}), {config.rounds} rounds each, "
+            f"{config.players} players, seed {study.seed}: "
+            f"{_headline(shown)}{_interrupted_text(self.interrupted)}>"
+        )
+
     def _repr_html_(self) -> str:
         rows = [figure_cells(f, z=False) for f in self.figures()]
         parts = [_table(self.heading(), FIGURE_COLUMNS[:-1], rows)]
@@ -370,6 +393,7 @@ def study_sessions(
     chosen = _paytable(found, paytable)
     exact = _exact_figures(found, main, chosen)
     table = compile_rules(found, main)
+    require("numpy", what="a session study", extra="sessions")
     from hazard.sim.session import simulate_sessions  # noqa: PLC0415 - NumPy, for sessions only
 
     study = simulate_sessions(
@@ -394,6 +418,26 @@ def interval_text(estimate: Estimate, digits: int = 5) -> str:
 def z_text(value: float | None) -> str:
     """A z-score as a study shows it: signed, two decimals."""
     return "—" if value is None or not math.isfinite(value) else f"{value:+.2f}"
+
+
+_HEADLINE_ROUNDS = ("win rate", "throws per round")
+_HEADLINE_SESSIONS = ("risk of ruin (first player)", "setters' take per unit staked")
+
+
+def _headline(figures: Sequence[Figure]) -> str:
+    """A study's headline figures in a line: each with its exact value where there is one."""
+    parts = []
+    for figure in figures:
+        text = f"{figure.name} {number_text(figure.simulated.value, figure.digits)}"
+        if figure.exact is not None:
+            text += f" (exact {number_text(figure.exact, figure.digits)}"
+            text += ")" if figure.z is None else f", z {z_text(figure.z)})"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _interrupted_text(interrupted: bool) -> str:
+    return ", interrupted" if interrupted else ""
 
 
 def figure_cells(figure: Figure, *, z: bool = True) -> tuple[str, ...]:

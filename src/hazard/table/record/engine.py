@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from hazard.core.errors import InvalidError, quoted
+from hazard.extras import MissingExtra
 from hazard.table.record.sqlite_file import Recovery, recover, sqlite_or_empty
 
 if TYPE_CHECKING:
@@ -85,7 +86,14 @@ def make_engine(url: str, *, access: Access, in_memory: bool) -> tuple[sa.Engine
 
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url), None
+        try:
+            return sa.create_engine(url), None
+        except ImportError as error:
+            # SQLAlchemy imports the URL's driver here; psycopg is the postgres extra's, so that is named
+            if parsed.get_driver_name() == "psycopg" and (error.name or "").startswith("psycopg"):
+                named = shown(parsed.render_as_string(hide_password=True))
+                raise MissingExtra(f"the game record {named}", "postgres", error.name or "psycopg") from None
+            raise
     database, recovery = parsed.database, None
     if access is Access.READ and database and not database.startswith(("file:", ":memory:")):
         recovery = recover(Path(database))  # a reader cannot roll a hot journal back itself

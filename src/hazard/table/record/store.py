@@ -35,6 +35,7 @@ from hazard.core.errors import HazardError, IllegalError, InvalidError
 from hazard.core.paytable import Paytable
 from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import paytable_to_toml, ruleset_to_toml
+from hazard.extras import MissingExtra
 from hazard.table.fair.commit_reveal import FairNote, Revealed
 from hazard.table.fair.dice import DiceKind
 from hazard.table.fair.sealing import open_kept_seed
@@ -125,7 +126,7 @@ class GameStore:
             layout = upgraded(engine, access, keys)
             opened = True
         except HazardError as error:
-            if str(error).startswith("cannot open"):
+            if str(error).startswith("cannot open") or isinstance(error, MissingExtra):
                 raise
             raise InvalidError(f"cannot open the game record {shown(url)}: {error}") from None
         except (SQLAlchemyError, ValueError, ImportError, OSError) as error:
