@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from tests.paths import ROOT
-from tests.web.test_web_browser import CHROMIUM
+from tests.web.browser_helpers import CHROMIUM
 
 pytestmark = pytest.mark.slow  # a server and three Chromium pages
 

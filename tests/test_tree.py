@@ -6,19 +6,22 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
-from tests.paths import DOCS, ROOT, SRC
+from tests.paths import DOCS, FIXTURES, ROOT, SRC, TESTS
 
+BENCH = ROOT / "bench"
 LARGEST = 1 << 20
 """No tracked file is larger (the largest today, a record fixture, is 64 KiB)."""
 BINARIES_ALLOWED = ("tests/fixtures/", "docs/img/")
 """Pinned records (SQLite files) are binary, and the docs' pictures (PNG, the README's screenshots); only
 they may be."""
 LONGEST_SOURCE = 600
-"""No source file under src/ has more lines (issue 20: a longer one is split by concern)."""
+"""No source file under src/, tests/ or bench/ has more lines (issue 20: a longer one is split by concern)."""
 SOURCE_SUFFIXES = frozenset({".py", ".pyi", ".c", ".h", ".js", ".css", ".html"})
-"""What counts as a source file: the package's code, its C kernel and the web table's page assets."""
+"""What counts as a source file: the package's code, its C kernel and the web table's page assets; the
+tests' and the benchmarks' code."""
 
 
 def _git(*args: str) -> str:
@@ -136,19 +139,38 @@ def test_the_layout_names_every_sub_layer_of_the_table() -> None:
     assert sorted(named - there) == [], "README's Layout names sub-layers of the table that do not exist"
 
 
-def test_no_source_file_under_src_is_over_600_lines() -> None:
-    """Walked on disk, not through git, so that it holds in an sdist too; build outputs are not source."""
-    sources = [
+def _sources(folder: Path) -> list[Path]:
+    """The source files under ``folder``, walked on disk; build outputs and pinned fixtures are not source."""
+    return [
         path
-        for path in SRC.rglob("*")
+        for path in folder.rglob("*")
         if path.suffix in SOURCE_SUFFIXES
         and path.is_file()
         and not any(part == "__pycache__" or part.endswith(".egg-info") for part in path.parts)
+        and not path.is_relative_to(FIXTURES)
     ]
-    assert any(path.name == "session.py" for path in sources), f"no source found under {SRC}"
-    long = {
+
+
+def _longer_than_allowed(sources: list[Path]) -> dict[str, int]:
+    return {
         str(path.relative_to(ROOT)): lines
         for path in sources
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_SOURCE
     }
+
+
+def test_no_source_file_under_src_is_over_600_lines() -> None:
+    """Walked on disk, not through git, so that it holds in an sdist too; build outputs are not source."""
+    sources = _sources(SRC)
+    assert any(path.name == "session.py" for path in sources), f"no source found under {SRC}"
+    long = _longer_than_allowed(sources)
     assert long == {}, f"source files over {LONGEST_SOURCE} lines (split each by concern): {long}"
+
+
+def test_no_test_or_benchmark_file_is_over_600_lines() -> None:
+    """The same rule for tests/ and bench/ (issue 20: a dozen test modules had grown past it, one to 1,679
+    lines); a folder an sdist leaves out is not walked."""
+    sources = _sources(TESTS) + (_sources(BENCH) if BENCH.is_dir() else [])
+    assert any(path.name == "test_tree.py" for path in sources), f"no test found under {TESTS}"
+    long = _longer_than_allowed(sources)
+    assert long == {}, f"test and benchmark files over {LONGEST_SOURCE} lines (split each by concern): {long}"

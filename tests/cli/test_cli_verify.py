@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, run, survives
 from tests.paths import DOCS
-from tests.table.fair.test_table_verify import SEEDS, TAMPERINGS, fair_export, tampered
 from tests.table.fair.test_table_verify_seats import played_with_leaves
+from tests.table.fair.verify_helpers import SEEDS, TAMPERINGS, fair_export, tampered
 
 FAIRNESS = DOCS / "fairness.md"
 INTACT = (

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import Table, bearer, client, refused
+from tests.web.helpers import Table, bearer, client, refused
 
 from hazard.analysis.bets import analyse_bet
 from hazard.core.propositions import SOURCE_BETS

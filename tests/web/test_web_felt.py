@@ -3,7 +3,7 @@ is a chip with its sum at the staker's place and at the caster's, and the circle
 pages and on a spectator's, each chip read aloud with whose it is; at a phone's size, without scrolling
 sideways.
 
-One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``test_web_browser``).
+One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``browser_helpers``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
-from tests.web.test_web_browser import PHONE, Web, browser, chromium, seated, server, shots, stake, web
+from tests.web.browser_helpers import PHONE, Web, browser, chromium, seated, server, shots, stake, web
 from tests.web.test_web_tableview import DESKTOP
 
 pytestmark = pytest.mark.slow  # real Chromium

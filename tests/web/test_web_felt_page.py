@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import LAX, Table
+from tests.web.helpers import LAX, Table
 from tests.web.test_web_pages import parsed
 
 from hazard.web import WebConfig, create_app

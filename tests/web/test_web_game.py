@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, ViewportSize, expect
-from tests.web.test_web_browser import (
+from tests.web.browser_helpers import (
     PHONE,
     START_S,
     WAIT_MS,

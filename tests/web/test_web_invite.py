@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 import segno
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import Table, client
+from tests.web.helpers import Table, client
 
 from hazard.web import WebConfig, create_app
 

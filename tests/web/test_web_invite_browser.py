@@ -1,5 +1,5 @@
 """The invite, the lobby's live list, the rules card and Leave, in a real browser (the fixtures and helpers
-of ``test_web_browser``): the copy button puts the table's whole link on the clipboard and in its field; the
+of ``browser_helpers``): the copy button puts the table's whole link on the clipboard and in its field; the
 QR code beside it is an SVG from the server's own origin, segno's own drawing of that link; the lobby shows a
 new table and its players without a reload; Leave asks first, and a "no" keeps the seat. Screenshots of the
 table with its invite and rules card, and of the lobby, at a phone's size and a desktop's."""
@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Dialog, ViewportSize, expect
-from tests.web.test_web_browser import PHONE, WAIT_MS, Web, browser, chromium, seated, server, shots, web
+from tests.web.browser_helpers import PHONE, WAIT_MS, Web, browser, chromium, seated, server, shots, web
 from tests.web.test_web_invite import SVG, segno_svg
 
 pytestmark = pytest.mark.slow  # real Chromium

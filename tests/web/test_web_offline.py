@@ -1,6 +1,6 @@
 """Every page in a real browser asks nothing of another origin, and passes an accessibility scan.
 
-One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``test_web_browser``): a
+One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``browser_helpers``): a
 table of fair dice with Ann and Bob seated and a round under way, a table of real dice with its referee, and
 a late arrival's claim link. Each page is opened as its viewer opens it (the host, a seat, a spectator, the
 referee, the big screen, the lobby, the claim link, the API's documentation), and
@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
-from tests.web.test_web_browser import (
+from tests.web.browser_helpers import (
     PHONE,
     Client,
     Server,

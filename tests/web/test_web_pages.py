@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 from fastapi.testclient import TestClient
 from jinja2 import UndefinedError
-from tests.web.test_web_app import LAX, Table
+from tests.web.helpers import LAX, Table
 
 from hazard.web import WebConfig, create_app
 from hazard.web.pages import templates

@@ -4,7 +4,7 @@ proved; a doctored record (a throw changed, or the server seed) is marked ✘ wi
 with no seed set after its commitment carries a plain warning; and the page's derivation gives the faces
 Python's :func:`hazard.table.fair_throw` gives.
 
-One ``hazard serve`` and one Chromium for the module (the fixtures of ``test_web_browser``); the table is
+One ``hazard serve`` and one Chromium for the module (the fixtures of ``browser_helpers``); the table is
 played through the API, so that which hands have a fresh seed is the test's choice.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, Route, expect
-from tests.web.test_web_browser import PHONE, Server, Web, browser, chromium, server, shots, web
+from tests.web.browser_helpers import PHONE, Server, Web, browser, chromium, server, shots, web
 
 from hazard.table import commitment, fair_throw
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import LAX, Table
+from tests.web.helpers import LAX, Table
 
 from hazard.web import Limits, WebConfig, create_app
 

@@ -1,5 +1,5 @@
 """Side bets and a lost socket in a real browser (issue 21 items 5 and 9), with the fixtures and helpers of
-``test_web_browser``.
+``browser_helpers``.
 
 - Bob offers one of the sources' even-money bets in one tap and a bet of his own written out, seeing each
   one's value to him in the table's money before he sends it; Cat sees each open offer's value to her beside
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, ViewportSize, expect
-from tests.web.test_web_browser import (
+from tests.web.browser_helpers import (
     PHONE,
     START_S,
     Client,

@@ -2,7 +2,7 @@
 tab's title, focus kept on the main button so that a round is played with Enter alone, and at a phone's size
 the dice, the turn line and the main button on the first screen.
 
-One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``test_web_browser``).
+One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``browser_helpers``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
-from tests.web.test_web_browser import (
+from tests.web.browser_helpers import (
     MAX_CLICKS,
     PHONE,
     Client,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import Table, client
+from tests.web.helpers import Table, client
 
 __all__ = ["client"]  # the fixture, used by name
 

@@ -145,7 +145,7 @@ def test_a_toy_action_is_played_at_the_terminal(
 def test_a_toy_action_is_played_through_the_web_api(toasting: None, tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
-    from tests.web.test_web_app import Table as WebTable
+    from tests.web.helpers import Table as WebTable
 
     from hazard.web import Limits, WebConfig, create_app
 
@@ -163,7 +163,7 @@ def test_a_toy_action_is_played_through_the_web_api(toasting: None, tmp_path: Pa
 def test_a_toy_action_has_a_button_on_the_seats_page_that_plays_it(toasting: None, tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
-    from tests.web.test_web_app import Table as WebTable
+    from tests.web.helpers import Table as WebTable
 
     from hazard.web import Limits, WebConfig, create_app
 

@@ -1,0 +1,410 @@
+"""What the web table's browser tests share: ``hazard serve`` as a subprocess and Debian's Chromium driven by
+Playwright (the module-scoped fixtures ``chromium``, ``server``, ``browser`` and ``shots``, and ``web``), and
+the browsers at a table (:class:`Web`, :class:`Client`, :func:`seated`, :func:`stake`, ...).
+
+A test module imports the fixtures it uses by name (and lists them in ``__all__``), so that each module gets a
+server and a browser of its own. Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the
+modules are skipped, unless ``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails.
+Screenshots of the pages go to the folder ``HAZARD_SCREENSHOTS`` names, else to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 10_000
+"""The longest any one wait in a browser may take."""
+START_S = 20.0
+"""The longest the server may take to answer after it is started."""
+PHONE: ViewportSize = {"width": 390, "height": 844}
+MAX_CLICKS = 60
+"""The most actions a played-out game may take."""
+
+# Anything but 127.0.0.1 is never asked: no proxy, whatever the environment says.
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+# --- the server ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running ``hazard serve``."""
+
+    url: str
+
+    def get(self, path: str) -> Any:
+        with _LOCAL.open(self.url + path, timeout=5) as answer:
+            return json.load(answer)
+
+    def state(self, game: int) -> dict[str, Any]:
+        state: dict[str, Any] = self.get(f"/api/tables/{game}")
+        return state
+
+    def head(self, game: int) -> int:
+        return int(self.state(game)["seq"])
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Path:
+    """Debian's Chromium; the module is skipped without it, unless a browser is required."""
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    if os.environ.get("HAZARD_REQUIRE_BROWSER"):
+        pytest.fail(f"HAZARD_REQUIRE_BROWSER is set but there is no {CHROMIUM} (apt-get install chromium)")
+    pytest.skip(f"no {CHROMIUM}: apt-get install chromium to run the browser tests")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``python -m hazard serve`` on a free port of 127.0.0.1, over a fresh record; stopped at the end."""
+    folder = tmp_path_factory.mktemp("web")
+    port = _free_port()
+    command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--db", str(folder / "games.db")]
+    # The pages, the browsers' sockets and the test's own polls all come from 127.0.0.1 and act at machine
+    # speed, far past a person's: the limits are raised out of the way here (they are attacked, at their
+    # defaults, in test_web_app_limits.py), so that a refusal for speed is never what a test of play meets.
+    command += ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + START_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"hazard serve stopped ({process.returncode}): {log_path.read_text()}")
+            try:
+                Server(url).get("/api/rulesets")
+                break
+            except (OSError, urllib.error.URLError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {log_path.read_text()}")
+                time.sleep(0.1)
+        yield Server(url)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Path) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        expect.set_options(timeout=WAIT_MS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go."""
+    named = os.environ.get("HAZARD_SCREENSHOTS")
+    if named:
+        folder = Path(named)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    return tmp_path_factory.mktemp("screenshots")
+
+
+# --- browsers at a table ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    """One person's browser (its own cookies) with one page open, and what the page did that it must not."""
+
+    context: BrowserContext
+    page: Page
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> Page:
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # The pages' Content-Security-Policy must not block anything they do themselves.
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        return page
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+
+_PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody tr")).map((row) => {
+  const name = row.querySelector("th");
+  const cells = Array.from(row.querySelectorAll("td"), (cell) => cell.textContent.trim());
+  return [name && name.firstChild ? name.firstChild.textContent.trim() : "", ...cells];
+})"""
+
+
+_SHOWN = (
+    """() => { const view = document.querySelector(".view"); return view ? Number(view.dataset.seq) : -1; }"""
+)
+_SETTLED = """() => {
+  const view = document.querySelector(".view");
+  if (view === null) return -1;
+  return document.querySelector("[data-seed-hand]") === null ? Number(view.dataset.seq) : -2;
+}"""
+"""The entry the page shows, if it has no seed of its own still to send for it (-2 if it has)."""
+_SHOWS_AT_LEAST = """(head) => {
+  const view = document.querySelector(".view");
+  return view !== null && Number(view.dataset.seq) >= head;
+}"""
+
+
+class Web:
+    """The server, the browser, and the people a test opens pages for."""
+
+    def __init__(self, server: Server, browser: Browser, shots: Path) -> None:
+        self.server = server
+        self.browser = browser
+        self.shots = shots
+        self.clients: list[Client] = []
+
+    def client(self, path: str | None = None) -> Client:
+        context = self.browser.new_context(base_url=self.server.url)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
+        client = Client(context, context.new_page())
+        client.watch(client.page)
+        self.clients.append(client)
+        if path is not None:
+            client.page.goto(path)
+        return client
+
+    def close(self) -> None:
+        for client in self.clients:
+            client.context.close()
+
+    def clean(self) -> None:
+        """No page opened a dialog or threw."""
+        for client in self.clients:
+            assert client.dialogs == [], client.dialogs
+            assert client.errors == [], client.errors
+
+    def shot(self, page: Page, name: str) -> None:
+        page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
+
+    def phone_shot(self, client: Client, path: str, name: str) -> None:
+        """A screenshot of ``path`` at a phone's width, in the client's browser."""
+        page = client.watch(client.context.new_page())
+        try:
+            page.set_viewport_size(PHONE)
+            page.goto(path)
+            page.wait_for_selector(".view, main.lobby", state="attached")
+            self.shot(page, name)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{path} is {width} px wide at a phone's {PHONE['width']} px"
+        finally:
+            page.close()
+
+    # --- through the pages ---
+
+    def new_table(
+        self, client: Client, *, dice: str = "fair", label: str = "", shot: str | None = None
+    ) -> int:
+        """Set a table up from the lobby's form; its number. The creator lands on its page (a table of real
+        dice: its referee page)."""
+        page = client.page
+        page.goto("/")
+        form = page.locator("#new-table")
+        form.locator("select[name=ruleset]").select_option("wikipedia")
+        form.locator(f"input[name=dice][value={dice}]").check()
+        if label:
+            form.get_by_label("Name of the table").fill(label)
+        if shot is not None:
+            self.shot(page, shot)
+        form.get_by_role("button", name="Set up the table").click()
+        tail = "/referee" if dice == "typed" else ""
+        page.wait_for_url(re.compile(rf"/tables/\d+{tail}$"))
+        match = re.search(r"/tables/(\d+)", page.url)
+        assert match is not None, page.url
+        game = int(match.group(1))
+        self.synced(game, [client])
+        return game
+
+    def join(self, client: Client, game: int, name: str, bankroll: str = "100") -> None:
+        """Sit down at the table from its join form (the page reloads, seated)."""
+        page = client.page
+        if not page.url.endswith(f"/tables/{game}"):
+            page.goto(f"/tables/{game}")
+        join = page.locator("#join")
+        join.get_by_label("Name").fill(name)
+        join.get_by_label("Bankroll").fill(bankroll)
+        with page.expect_navigation():
+            join.get_by_role("button", name="Sit down").click()
+        # At a table of fair dice the page sets its seat's own seed for the hand committed (or says it was
+        # too late for it): wait for that, so that what follows starts from a table that stands still.
+        if page.locator(".fair").count():
+            page.wait_for_selector(".own-seed:not([data-seed-hand])", state="attached")
+
+    def act(self, client: Client, do: Callable[[], None], game: int, watchers: list[Client]) -> int:
+        """Do what sends one action (a click, a form sent) on the client's page; it must be taken. Every
+        watcher's page then shows the same entry, the table's last; returns its number."""
+
+        def is_action(response: Any) -> bool:
+            return bool(response.request.method == "POST" and response.url.endswith(f"/{game}/actions"))
+
+        with client.page.expect_response(is_action) as answer:
+            do()
+        response = answer.value
+        body = response.json()
+        assert response.ok, f"refused ({response.status}): {body}"
+        head = self.synced(game, watchers)
+        assert head >= body["seq"]
+        return head
+
+    def refused(self, client: Client, do: Callable[[], None], game: int) -> str:
+        """Do what sends one action, which must be refused: the page's message reads as the refusal's
+        ``said`` (a person's words) then its ``next`` (what the seat can do now). The refusal's ``error``,
+        the table's own message naming the input and the state."""
+
+        def is_action(response: Any) -> bool:
+            return bool(response.request.method == "POST" and response.url.endswith(f"/{game}/actions"))
+
+        with client.page.expect_response(is_action) as answer:
+            do()
+        assert not answer.value.ok
+        body = answer.value.json()
+        assert body["said"], body
+        assert body["next"], body
+        message = client.page.locator("#message")
+        expect(message).to_have_class(re.compile(r"\berror\b"))
+        expect(message).to_have_text(f"{body['said']} {body['next']}")
+        return str(body["error"])
+
+    def behind(self, clients: list[Client]) -> str:
+        """What each page shows: its entry, its message and whether it is reconnecting (for a failure)."""
+        return "; ".join(
+            f"{client.page.url} shows entry {client.page.evaluate(_SHOWN)}, "
+            f"message {client.page.locator('#message').text_content()!r}, "
+            f"reconnecting {client.page.locator('.reconnecting').count() > 0}"
+            for client in clients
+        )
+
+    def synced(self, game: int, clients: list[Client]) -> int:
+        """Wait until every client's page shows the table's last entry; check they all show the same
+        players with the record's bankrolls. The entry's number.
+
+        A page of a seat sets its own seed for each hand of fair dice as soon as it sees the hand's
+        commitment, so the table may gain an entry while the pages catch up: wait until the table and every
+        page stand at the same entry."""
+        for _ in range(20):
+            state = self.server.state(game)
+            head = int(state["seq"])
+            for client in clients:
+                # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages,
+                # each setting its seed as it sees a commitment, have been seen to need more than 10 s.
+                try:
+                    client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
+                except PlaywrightTimeout:
+                    pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
+            # Settled: every page shows the table's last entry and none has a seed still to send for it
+            # (a page that shows the last entry sends its seed at once, so once none has one to send, the
+            # table stands still until the next action).
+            if self.server.head(game) == head and all(
+                client.page.evaluate(_SETTLED) == head for client in clients
+            ):
+                break
+        else:
+            pytest.fail(f"table {game} did not stand still for its pages to catch up: {self.behind(clients)}")
+        record = [
+            [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
+            for p in state["state"]["players"]
+        ]
+        for client in clients:
+            page = client.page
+            page.wait_for_selector(f'.view[data-seq="{head}"]', state="attached")
+            expect(page.locator(".view .round")).to_contain_text(f"table {game}, entry {head}")
+            shown = page.evaluate(_PLAYERS_JS)
+            assert shown == (record or [["", "Nobody is seated yet."]]), (page.url, shown, record)
+        return head
+
+
+def action_buttons(page: Page) -> dict[str, str]:
+    """The action each button of the page's controls and its turn line sends, by its label."""
+    buttons = page.locator(".turnline .moves button[data-action], .controls .buttons button[data-action]")
+    return {b.inner_text(): str(b.get_attribute("data-action")) for b in buttons.all()}
+
+
+@pytest.fixture
+def web(browser: Browser, server: Server, shots: Path) -> Iterator[Web]:
+    """A test's people at the server's tables (the browser first: without one, no server is started)."""
+    opened = Web(server, browser, shots)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def seated(web: Web, label: str = "") -> tuple[int, Client, Client, Client]:
+    """A table of fair dice set up from the lobby by a host, Ann and Bob (each in a browser of their own)
+    seated with 100 each."""
+    host = web.client()
+    game = web.new_table(host, label=label)
+    ann = web.client()
+    web.join(ann, game, "Ann")
+    bob = web.client()
+    web.join(bob, game, "Bob")
+    web.synced(game, [host, ann, bob])
+    expect(ann.page.locator(".controls h2")).to_have_text("Your seat, Ann")
+    expect(bob.page.locator(".controls h2")).to_have_text("Your seat, Bob")
+    return game, host, ann, bob
+
+
+def stake(web: Web, client: Client, game: int, amount: str, watchers: list[Client]) -> int:
+    form = client.page.locator('form[data-template="stake {amount}"]')
+    form.get_by_label(re.compile("^Stake against")).fill(amount)
+    return web.act(client, form.get_by_role("button", name="Stake").click, game, watchers)
+
+
+def command(web: Web, client: Client, game: int, text: str, watchers: list[Client]) -> int:
+    form = client.page.locator('form[data-template="{command}"]')
+    form.get_by_role("textbox", name="Command").fill(text)
+    return web.act(client, form.get_by_role("button").click, game, watchers)
