@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -88,41 +89,76 @@ def chromium() -> Path:
     pytest.skip(f"no {CHROMIUM}: apt-get install chromium to run the browser tests")
 
 
+class Restartable:
+    """A ``hazard serve`` on one free port of 127.0.0.1 over one record: started, stopped, or killed
+    (``kill -9``) and started again on the same port, as a crash and a restart would."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db = folder / "games.db"
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = folder / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command += ["--db", str(self.db)]
+        # The pages, the browsers' sockets and the test's own polls all come from 127.0.0.1 and act at
+        # machine speed, far past a person's: the limits are raised out of the way here (they are attacked,
+        # at their defaults, in test_web_app_limits.py), so a refusal for speed is never what a test meets.
+        command += ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
+        deadline = time.monotonic() + START_S
+        while True:
+            if self.process.poll() is not None:
+                pytest.fail(f"hazard serve stopped ({self.process.returncode}): {self.log.read_text()}")
+            try:
+                Server(self.url).get("/api/rulesets")
+                return Server(self.url)
+            except (OSError, urllib.error.URLError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {self.log.read_text()}")
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown of any kind, the record as the last action left it."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``python -m hazard serve`` on a free port of 127.0.0.1, over a fresh record; stopped at the end."""
-    folder = tmp_path_factory.mktemp("web")
-    port = _free_port()
-    command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    command += ["--db", str(folder / "games.db")]
-    # The pages, the browsers' sockets and the test's own polls all come from 127.0.0.1 and act at machine
-    # speed, far past a person's: the limits are raised out of the way here (they are attacked, at their
-    # defaults, in test_web_app_limits.py), so that a refusal for speed is never what a test of play meets.
-    command += ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
-    log_path = folder / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    served = Restartable(tmp_path_factory.mktemp("web"))
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + START_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"hazard serve stopped ({process.returncode}): {log_path.read_text()}")
-            try:
-                Server(url).get("/api/rulesets")
-                break
-            except (OSError, urllib.error.URLError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {log_path.read_text()}")
-                time.sleep(0.1)
-        yield Server(url)
+        yield served.start()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        served.stop()
+
+
+@pytest.fixture
+def restartable(tmp_path: Path) -> Iterator[Restartable]:
+    """A server of the test's own, to kill or stop and start again; stopped at the end."""
+    served = Restartable(tmp_path)
+    try:
+        yield served
+    finally:
+        served.stop()
 
 
 @pytest.fixture(scope="module")

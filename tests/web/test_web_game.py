@@ -16,14 +16,10 @@ server's: the test follows what the record says, never what it expects them to t
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
-import urllib.error
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -32,22 +28,22 @@ import pytest
 from playwright.sync_api import Browser, Locator, ViewportSize, expect
 from tests.web.browser_helpers import (
     PHONE,
-    START_S,
     WAIT_MS,
     Client,
+    Restartable,
     Server,
     Web,
-    _free_port,
     action_buttons,
     browser,
     chromium,
+    restartable,
     shots,
     stake,
 )
 
 pytestmark = pytest.mark.slow  # real Chromium, five pages
 
-__all__ = ["browser", "chromium", "shots"]  # the fixtures, used by name
+__all__ = ["browser", "chromium", "restartable", "shots"]  # the fixtures, used by name
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 ROUNDS = 5
@@ -68,65 +64,6 @@ FRACTION = re.compile(r"\b\d+/\d+\b")
 
 
 # --- a server to kill and start again -------------------------------------------------------------------
-
-
-class Restartable:
-    """A ``hazard serve`` on one port over one record, killed (``kill -9``) and started again mid-game."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.db = folder / "games.db"
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Server:
-        command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", str(self.db)]
-        # The pages and the test act at machine speed from 127.0.0.1: the limits are raised out of the way,
-        # as the browser module's own server raises them.
-        command += ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
-        deadline = time.monotonic() + START_S
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"hazard serve stopped ({self.process.returncode}): {self.log.read_text()}")
-            try:
-                Server(self.url).get("/api/rulesets")
-                return Server(self.url)
-            except (OSError, urllib.error.URLError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {self.log.read_text()}")
-                time.sleep(0.1)
-
-    def kill(self) -> None:
-        """``kill -9``: no shutdown of any kind, the record as the last action left it."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.process = None
-
-
-@pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[Restartable]:
-    served = Restartable(tmp_path)
-    try:
-        yield served
-    finally:
-        served.stop()
 
 
 # --- the people ------------------------------------------------------------------------------------------

@@ -12,11 +12,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import urllib.error
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,13 +19,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, ViewportSize, expect
 from tests.web.browser_helpers import (
     PHONE,
-    START_S,
     Client,
-    Server,
+    Restartable,
     Web,
-    _free_port,
     browser,
     chromium,
+    restartable,
     seated,
     server,
     shots,
@@ -40,7 +34,7 @@ from tests.web.browser_helpers import (
 
 pytestmark = pytest.mark.slow  # real Chromium
 
-__all__ = ["browser", "chromium", "server", "shots", "web"]  # the fixtures, used by name
+__all__ = ["browser", "chromium", "restartable", "server", "shots", "web"]  # the fixtures, used by name
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 MINUS = "\N{MINUS SIGN}"
@@ -114,54 +108,6 @@ def _look(web: Web, client: Client, name: str) -> None:
 
 
 # --- a lost socket ---------------------------------------------------------------------------------------
-
-
-class Restartable:
-    """A ``hazard serve`` on one port over one record, to be stopped and started again."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Server:
-        command = [sys.executable, "-m", "hazard", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", str(self.folder / "games.db")]
-        log_path = self.folder / "server.log"
-        with log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
-        deadline = time.monotonic() + START_S
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"hazard serve stopped ({self.process.returncode}): {log_path.read_text()}")
-            try:
-                Server(self.url).get("/api/rulesets")
-                return Server(self.url)
-            except (OSError, urllib.error.URLError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"hazard serve did not answer within {START_S:.0f} s: {log_path.read_text()}")
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.process = None
-
-
-@pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[Restartable]:
-    served = Restartable(tmp_path)
-    try:
-        yield served
-    finally:
-        served.stop()
 
 
 def test_a_lost_socket_disables_the_controls_until_the_page_resyncs(
