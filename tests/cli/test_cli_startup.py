@@ -59,6 +59,12 @@ def test_the_help_loads_no_command_and_no_markdown() -> None:
     assert not _loaded(modules, ("hazard.analysis", *(f"hazard.cli.{m}" for m in set(COMMANDS.values()))))
 
 
+def test_the_version_loads_no_command() -> None:
+    out, modules = _run("--version")
+    assert out.startswith("hazard ")
+    assert not _loaded(modules, (*_HEAVY, "hazard.analysis", "typer.rich_utils"))
+
+
 def test_the_exact_odds_load_the_analysis_alone() -> None:
     out, modules = _run("odds", "-r", "wikipedia")
     assert "wikipedia" in out.lower()

@@ -41,7 +41,8 @@ def load_commands(args: Sequence[str] = ()) -> None:
 
     A command's module brings its own imports (a session study brings NumPy, the table brings the game
     record), so a run imports only what its command needs. Help, or a name that is not a command, loads
-    them all so that Typer can list or refuse them.
+    them all so that Typer can list or refuse them (:func:`main` lists them without their modules: see
+    :mod:`hazard.cli.startup`).
 
     >>> load_commands(["bet", "7 before 6"])
     >>> "hazard.cli.exact" in sys.modules
