@@ -81,11 +81,10 @@ def test_a_command_s_help_loads_its_module_alone_and_no_markdown() -> None:
 
 def test_the_list_of_commands_is_the_same_without_their_modules() -> None:
     everything = "from hazard.cli import load_commands\nload_commands()"
-    for args in (["--help"], []):
-        listed, _ = _run(*args)
-        loaded, modules = _run(*args, first=everything)
-        assert "hazard.table" in modules
-        assert listed == loaded
+    listed, _ = _run("--help")  # a bare `hazard` is `hazard --help` (hazard.cli.main)
+    loaded, modules = _run("--help", first=everything)
+    assert "hazard.table" in modules
+    assert listed == loaded
 
 
 def test_each_command_s_summary_is_its_docstring_s_first_paragraph() -> None:
@@ -121,7 +120,8 @@ def test_the_stand_ins_become_rich_s_own_markdown_and_traceback_when_used() -> N
 
 
 def test_an_unknown_command_is_refused_as_before() -> None:
-    script = "from hazard.cli import main\nmain(['nope'])"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
-    assert done.returncode == 2
-    assert done.stderr.strip() == "error: No such command 'nope'."
+    for first in ("", "from hazard.cli import load_commands\nload_commands()"):
+        script = f"{first}\nfrom hazard.cli import main\nmain(['oods'])"
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+        assert done.returncode == 2
+        assert done.stderr.strip() == "error: No such command 'oods'. Did you mean 'odds'?"
