@@ -17,6 +17,7 @@ from typing import NoReturn
 import typer
 
 from hazard.cli.app import app, one_line
+from hazard.cli.startup import lighter_rich_help, listed_commands
 from hazard.core.errors import HazardError
 
 __all__ = ["COMMANDS", "app", "load_commands", "main", "run"]
@@ -40,7 +41,8 @@ def load_commands(args: Sequence[str] = ()) -> None:
 
     A command's module brings its own imports (a session study brings NumPy, the table brings the game
     record), so a run imports only what its command needs. Help, or a name that is not a command, loads
-    them all so that Typer can list or refuse them.
+    them all so that Typer can list or refuse them (:func:`main` lists them without their modules: see
+    :mod:`hazard.cli.startup`).
 
     >>> load_commands(["bet", "7 before 6"])
     >>> "hazard.cli.exact" in sys.modules
@@ -78,9 +80,14 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if not args:
         args = ["--help"]  # a bare `hazard` shows what it can do
-    load_commands(args)
+    named = any(arg in COMMANDS for arg in args)
+    if named:
+        load_commands(args)
+    lighter_rich_help()
     try:
-        app(args=args, prog_name="hazard", standalone_mode=False)
+        # No command named (--help, a name that is not one): the list of commands needs only their names.
+        with contextlib.nullcontext() if named else listed_commands(app, COMMANDS):
+            app(args=args, prog_name="hazard", standalone_mode=False)
     except HazardError as error:
         _fail(str(error))
     except typer.TyperException as error:  # Typer's own usage errors: an unknown option, a bad number

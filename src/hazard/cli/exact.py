@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from hazard.analysis import analyse
-from hazard.analysis.bets import analyse_bet
 from hazard.cli import render
 from hazard.cli.app import (
     PaytableOption,
@@ -104,6 +103,9 @@ def bet(
     output: Annotated[BetFormat, typer.Option("--format", "-f", help="table or json.")] = BetFormat.TABLE,
 ) -> None:
     """Exact probability, fair odds and even-money value of a bystander's side bet."""
+    # Here, not at the top: the side bets' parser would add a tenth to the start-up of rules and odds.
+    from hazard.analysis.bets import analyse_bet  # noqa: PLC0415
+
     analysis = analyse_bet(proposition)
     if output is BetFormat.JSON:
         print(render.bet_json(analysis))

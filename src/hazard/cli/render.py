@@ -10,7 +10,7 @@ import io
 import json
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -19,12 +19,14 @@ from rich.table import Table
 from rich.text import Text
 
 from hazard.analysis import MainOdds, OddsReport, as_float
-from hazard.analysis.bets import BetAnalysis
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
 from hazard.core.rules import MainMethod, Ruleset
+
+if TYPE_CHECKING:
+    from hazard.analysis.bets import BetAnalysis  # a side bet's own parser: loaded by hazard bet alone
 
 __all__ = [
     "bet_json",
