@@ -21,8 +21,12 @@
  * counts whatever the workers (here each thread has its own streams, seeded by splitmix64).
  *
  * Each thread plays LANES independent lanes in step, one throw of each lane per step, so that the lanes'
- * table look-ups (each a chain of dependent loads) overlap; no branch on a round's outcome; four rotating
- * copies of the counts, so that repeated outcomes do not wait on each other's stores.
+ * table look-ups (each a chain of dependent loads) overlap; a word's digits two at a time (a table of the
+ * 36^2 pairs: one division for two throws); no branch on a round's outcome: a throw appends its round's
+ * outcome and throws to the lane's log, which moves on only where the round ended; then a pass over each
+ * log counts its rounds, with four rotating copies of the counts, so that repeated outcomes do not wait on
+ * each other's stores. (Measured here: the pairs gain about 6%; two, three or eight lanes are no faster
+ * than four; a first version that counted as it played, with no log, was 2.5 times slower.)
  *
  * Usage: anchor [--game craps|hazard] [--main M] [--rounds N] [--seed S] [--threads T]
  *               [--generator pcg64|xoshiro]
@@ -161,9 +165,9 @@ typedef struct {
 
 /* A lane's log into the counts: rounds by outcome and throws, and hands by the passing rule. Masks, not
  * branches; four rotating copies of the counts, so that repeated outcomes do not wait on each other. */
-static void tally(work *restrict w, lane *restrict l) {
+static inline __attribute__((always_inline)) void tally_by(work *restrict w, lane *restrict l,
+                                                           const uint64_t after) {
     const uint64_t *restrict rule = w->t->rule;
-    const uint64_t after = w->t->after;
     int64_t *restrict counts = &w->counts[0][0];
     int64_t *restrict hands = &w->hands[0][0];
     uint64_t streak = l->streak, kept = l->kept, throws = 0;
@@ -176,12 +180,14 @@ static void tally(work *restrict w, lane *restrict l) {
             w->extra[code] += (int64_t)thrown;
             w->extra[CODES + code] += (int64_t)(thrown * thrown);
         }
-        uint64_t win = rule[code] & 1, loss = rule[code] >> 1;
+        uint64_t win = rule[code] & 1, loss = rule[code] >> 1, passed = loss;
         kept += 1;
-        streak = (streak + loss) & (win - 1);
-        uint64_t passed = loss & (uint64_t)(streak >= after);
+        if (after > 1) { /* one counted loss passes the dice under craps' rule: no streak to keep */
+            streak = (streak + loss) & (win - 1);
+            passed = loss & (uint64_t)(streak >= after);
+        }
         hands[copy * BUCKETS + (kept < BUCKETS - 1 ? kept : BUCKETS - 1)] += (int64_t)passed;
-        if (__builtin_expect(passed && kept >= BUCKETS - 1, 0)) {
+        if (__builtin_expect(passed & (kept >= BUCKETS - 1), 0)) { /* & : passed is unpredictable */
             w->extra[2 * CODES] += 1;
             w->extra[2 * CODES + 1] += (int64_t)kept;
         }
@@ -194,6 +200,14 @@ static void tally(work *restrict w, lane *restrict l) {
     w->throws += throws;
     w->played += n;
     l->p = l->log;
+}
+
+static void tally(work *restrict w, lane *restrict l) {
+    if (w->t->after <= 1) {
+        tally_by(w, l, 1);
+    } else {
+        tally_by(w, l, w->t->after);
+    }
 }
 
 /* The next accepted word of a lane, reduced mod 36^11. */
@@ -221,6 +235,10 @@ static inline __attribute__((always_inline)) uint64_t word(generator *g, int use
 static inline __attribute__((always_inline)) void play(work *w, const int use_xoshiro) {
     const uint64_t *restrict add = w->t->add;
     const uint32_t *restrict link = w->t->link;
+    uint32_t pairs[36 * 36]; /* a pair q < 36^2 of digits: twice the low digit, and twice the high << 16 */
+    for (uint32_t q = 0; q < 36 * 36; q++) {
+        pairs[q] = 2 * (q % 36) | (2 * (q / 36)) << 16;
+    }
     lane *l = calloc(LANES, sizeof(lane));
     if (l == NULL) {
         abort();
@@ -259,17 +277,17 @@ static inline __attribute__((always_inline)) void play(work *w, const int use_xo
                 low[k] = (uint32_t)(x % M6);
                 high[k] = (uint32_t)(x / M6);
             }
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 5; i++) { /* digits 0-5 from the low half, 6-9 from the high, lowest first */
                 for (int k = 0; k < LANES; k++) {
-                    STEP(k, 2 * (uint64_t)(low[k] % 36));
-                    low[k] /= 36;
+                    uint32_t *v = i < 3 ? &low[k] : &high[k];
+                    uint32_t q = pairs[*v % (36 * 36)];
+                    *v /= 36 * 36;
+                    STEP(k, q & 0xFFFF);
+                    STEP(k, q >> 16);
                 }
             }
-            for (int i = 0; i < 5; i++) {
-                for (int k = 0; k < LANES; k++) {
-                    STEP(k, 2 * (uint64_t)(high[k] % 36));
-                    high[k] /= 36;
-                }
+            for (int k = 0; k < LANES; k++) { /* digit 10: high < 36 now */
+                STEP(k, 2 * (uint64_t)high[k]);
             }
         }
         for (int k = 0; k < LANES; k++) {
