@@ -6,6 +6,16 @@
 Fraction(6961, 14256)
 """
 
+from hazard.analysis.compare import (
+    Comparison,
+    Difference,
+    Effect,
+    Figures,
+    MainFigures,
+    RuleKind,
+    compare_rulesets,
+    kept_change,
+)
 from hazard.analysis.markov import RoundChain
 from hazard.analysis.odds import (
     DISTRIBUTION_THROWS,
@@ -20,14 +30,22 @@ from hazard.analysis.position import caster_chance
 
 __all__ = [
     "DISTRIBUTION_THROWS",
+    "Comparison",
+    "Difference",
+    "Effect",
+    "Figures",
+    "MainFigures",
     "MainOdds",
     "OddsReport",
     "RoundChain",
+    "RuleKind",
     "analyse",
     "analyse_random_main",
     "as_float",
     "caster_chance",
+    "compare_rulesets",
     "effect_probabilities",
     "expected_rounds_kept",
+    "kept_change",
     "rounds_kept",
 ]

@@ -224,13 +224,19 @@ def analyse(
 
 
 def analyse_random_main(
-    ruleset: Ruleset, paytable: Paytable | None = None, *, distribution_throws: int = DISTRIBUTION_THROWS
+    ruleset: Ruleset,
+    paytable: Paytable | None = None,
+    *,
+    distribution_throws: int = DISTRIBUTION_THROWS,
+    report: OddsReport | None = None,
 ) -> MainOdds:
     """The figures of a caster who calls one of the mains uniformly at random each round (``main`` None).
 
     Each round's outcome is then the equal mix of the mains' outcomes, so every figure is the mean of the
     mains' (the variances through their second moments), and the rounds kept come from the mixed outcomes
     through the same closed form. A fixed main gives its one row; a thrown main is an :class:`IllegalError`.
+    ``report``, where given, is :func:`analyse`'s of the same ruleset, paytable and distribution, not solved
+    again.
 
     >>> from hazard.core.rulesets import find_ruleset
     >>> round(float(analyse_random_main(find_ruleset("wikipedia")).expected_rounds_kept), 3)
@@ -238,7 +244,9 @@ def analyse_random_main(
     """
     if ruleset.method.is_thrown:
         raise IllegalError(f"illegal random main in ruleset {ruleset.id!r}: the main is thrown, not called")
-    rows = analyse(ruleset, paytable, distribution_throws=distribution_throws).mains
+    if report is None:
+        report = analyse(ruleset, paytable, distribution_throws=distribution_throws)
+    rows = report.mains
     weight = Fraction(1, len(rows))
     outcomes: dict[Outcome, Fraction] = {}
     for row in rows:

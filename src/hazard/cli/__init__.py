@@ -26,6 +26,7 @@ COMMANDS = {
     "rules": "exact",
     "odds": "exact",
     "bet": "exact",
+    "compare": "compare",
     "play": "play",
     "referee": "play",
     "record": "record",

@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import docs, invite, routes_api, routes_pages, routes_socket
+from hazard.web import comparison, docs, invite, routes_api, routes_pages, routes_socket
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -67,7 +67,14 @@ def _status(error: HazardError) -> int:
     return 422
 
 
-_ROUTERS = (routes_api.router, routes_socket.router, routes_pages.router, invite.router, docs.router)
+_ROUTERS = (
+    routes_api.router,
+    routes_socket.router,
+    routes_pages.router,
+    invite.router,
+    docs.router,
+    comparison.router,
+)
 """The server's routers, in the order they are tried."""
 
 
