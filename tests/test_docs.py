@@ -6,6 +6,8 @@ Regenerate the marked sections after changing a ruleset or the analyser with:
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import subprocess
@@ -13,13 +15,13 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from hazard.analysis import analyse
+from hazard.analysis import analyse, compare_rulesets
 from hazard.analysis.bets import analyse_bet
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.propositions import SOURCE_BETS, SOURCE_EXAMPLES
 from hazard.core.rules import Opening
-from hazard.core.rulesets import builtin_rulesets, paytable_for
+from hazard.core.rulesets import builtin_rulesets, paytable_for, settling_paytable
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 """Not tests.paths.DOCS: this file is also run as a script (``--write``), where tests.paths is not found."""
@@ -96,10 +98,48 @@ def side_bets() -> str:
     return "\n".join(lines)
 
 
+def compare_example() -> str:
+    """What ``hazard compare cotton-1674 craps`` prints (its lines' trailing spaces left off)."""
+    from hazard.cli import main  # the command line, for this section only
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        main(["compare", "cotton-1674", "craps"])
+    lines = [line.rstrip() for line in printed.getvalue().strip("\n").splitlines()]
+    return "```console\n$ hazard compare cotton-1674 craps\n" + "\n".join(lines).rstrip() + "\n```"
+
+
+def compare_largest() -> str:
+    """For every pair of built-in rulesets, how many rules differ and which one moves the edge most."""
+    lines = [
+        "| first | second | rules that differ | the one that moves the edge most | Δ edge | edge then |",
+        "|---|---|---:|---|---:|---:|",
+    ]
+    rulesets = builtin_rulesets()
+    for first in rulesets:
+        for second in rulesets:
+            if first is second:
+                continue
+            pays = (settling_paytable(paytable_for(first)), settling_paytable(paytable_for(second)))
+            comparison = compare_rulesets(first, second, pays)
+            largest, count = comparison.largest, len(comparison.differences)
+            if largest is None or largest.effect is None:
+                lines.append(f"| `{first.id}` | `{second.id}` | {count} | none moves it alone | | |")
+                continue
+            lines.append(
+                f"| `{first.id}` | `{second.id}` | {count} | `{largest.rule}`: "
+                f"{largest.first} → {largest.second} | {float(largest.effect.edge):+.4f} | "
+                f"{float(largest.effect.figures.edge):+.4f} |"
+            )
+    return "\n".join(lines)
+
+
 SECTIONS = {
     (DOCS / "rules.md", "rules-grid"): rules_grid,
     (DOCS / "analysis.md", "numbers"): analysis_numbers,
     (DOCS / "analysis.md", "side-bets"): side_bets,
+    (DOCS / "analysis.md", "compare-example"): compare_example,
+    (DOCS / "analysis.md", "compare-largest"): compare_largest,
 }
 
 

@@ -176,6 +176,10 @@ def test_the_largest_difference_moves_the_edge_most(first: str, second: str) -> 
     comparison = _comparison(first, second)
     moved = [abs(d.effect.edge) for d in comparison.differences if d.effect is not None]
     largest = comparison.largest
+    if max(moved) == 0:  # craps against a Hazard whose 7 is craps's: the edge moves only with the mains
+        assert largest is None
+        assert comparison.to_json_dict()["largest"] is None
+        return
     assert largest is not None
     assert largest.effect is not None
     assert abs(largest.effect.edge) == max(moved)

@@ -186,8 +186,9 @@ class Comparison:
 
     @property
     def largest(self) -> Difference | None:
-        """The difference whose change moves the edge most (the first of equals); None if none has one."""
-        moved = [d for d in self.differences if d.effect is not None]
+        """The difference whose change alone moves the edge most (the first of equals); None where no change
+        moves it (every one refused, or none differs in the odds)."""
+        moved = [d for d in self.differences if d.effect is not None and d.effect.edge != 0]
         return max(moved, key=lambda d: abs(d.effect.edge) if d.effect else 0, default=None)
 
     def to_json_dict(self) -> dict[str, Any]:

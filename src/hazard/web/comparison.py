@@ -96,7 +96,12 @@ def _short(value: Fraction | None, digits: int = 4) -> str:
 
 def _signed(value: Fraction | None, digits: int = 4) -> str:
     shown = as_float(value)
-    return "—" if shown is None else f"{shown:+.{digits}f}".replace("-", "−")
+    return "—" if shown is None else _minus(f"{shown:+.{digits}f}")
+
+
+def _minus(text: str) -> str:
+    """A figure with a typeset minus sign, as the page prints every negative number."""
+    return text.replace("-", "−")
 
 
 def _row(difference: Difference, largest: Difference | None, base: Figures) -> Row:
@@ -112,7 +117,7 @@ def _row(difference: Difference, largest: Difference | None, base: Figures) -> R
         difference.second,
         _signed(effect.figures.edge),
         _signed(effect.edge),
-        readable_fraction(effect.edge) if effect.edge else "",
+        _minus(readable_fraction(effect.edge)) if effect.edge else "",
         _signed(effect.p_win),
         _signed(effect.expected_throws, 2),
         kept_change(effect, base),
@@ -132,7 +137,7 @@ def compare_view(comparison: Comparison) -> CompareView:
             paytable.id,
             _short(figures.p_win),
             _signed(figures.edge),
-            readable_fraction(figures.edge),
+            _minus(readable_fraction(figures.edge)),
             _short(figures.expected_throws, 2),
             _short(figures.rounds_kept, 2),
         )
@@ -141,7 +146,7 @@ def compare_view(comparison: Comparison) -> CompareView:
         )
     )
     largest = comparison.largest
-    headline = "No rule differs." if not comparison.differences else "No change gives a figure."
+    headline = "No rule differs." if not comparison.differences else "No rule changed alone moves the edge."
     if largest is not None and largest.effect is not None:
         headline = (
             f"The rule that moves the edge most: {largest.rule} ({largest.first} → {largest.second}), "
