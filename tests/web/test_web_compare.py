@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.web.test_web_app import LAX
+from tests.web.helpers import LAX
 from tests.web.test_web_pages import parsed, section
 
 from hazard.analysis import compare_rulesets

@@ -33,6 +33,8 @@ SUMMARIES = {
     "notes.",
     "odds": "Exact odds of a round: per main and overall, with expected values under a paytable.",
     "bet": "Exact probability, fair odds and even-money value of a bystander's side bet.",
+    "compare": "Two rulesets rule by rule: each rule that differs, and the odds of the first with that rule "
+    "changed.",
     "play": "Play Hazard in the terminal against bots; the dice are provably fair, or seeded with --seed.",
     "referee": "Referee a game played with real dice: type in the stakes, calls and throws; correct any "
     "mistake.",
