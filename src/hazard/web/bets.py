@@ -1,9 +1,9 @@
 """Side bets as a table's pages show them: each with its exact fair odds and its value to the viewer, in the
 table's money style, from the exact analyser (:func:`hazard.analysis.bets.analyse_bet`), never re-derived.
 
-The sources' bets were "proposed and accepted or rejected very quickly": a seat that may offer one is given
-the 16 good even-money bets of ``002_e25665f301869517.txt`` (:data:`SOURCE_BETS`) to offer in one tap; an
-open offer says who may take it, and a seat that may is given a Take button with the bet's value to him
+002 has side bets offered and answered at once, with no time to reckon them: a seat that may offer one is
+given the 16 good even-money bets of ``002_e25665f301869517.txt`` (:data:`SOURCE_BETS`) to offer in one tap;
+an open offer says who may take it, and a seat that may is given a Take button with the bet's value to him
 beside it.
 """
 

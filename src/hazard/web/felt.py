@@ -2,13 +2,13 @@
 free and a chip of what he has at stake this round, and the circle at the felt's centre with the sum laid
 against the caster.
 
-The sources draw the table so. 002 (the ECWS account after Cotton, 1674): the setter "takes a sum of money and
-places it in a circle drawn at the centre", and the caster accepts it "by knocking the table next to the
-circle"; so at a table where one setter names the sum (``setter-sum``) the circle holds his stake, labelled
-with his name ("Ann sets 5.00"). 000 and 001: the caster is opposed by one or more setters, the bank "may be
-the remaining players acting as a group" (``bank``); 003: "the rest are betters" and the caster must match
-the bets of all of them (``all-against-caster``); so where several stake, the circle holds the sum of all the
-stakes against the caster, and each staker's chip lies at his own place.
+The sources place the money so. In 002 (the ECWS account after Cotton, 1674) the setter lays his sum in a
+circle at the middle of the table and the caster takes it on by knocking beside the circle; so at a table
+where one setter names the sum (``setter-sum``) the circle holds his stake, labelled with his name ("Ann sets
+5.00"). In 000 and 001 one or more setters oppose the caster, the other players together perhaps as the bank
+(``bank``); in 003 all the others bet and the caster must match them all (``all-against-caster``); so where
+several stake, the circle holds the sum of all the stakes against the caster, and each staker's chip lies at
+his own place.
 
 Every sum is written in the table's money style (:func:`hazard.table.format_money`), never as a raw fraction
 at a decimal table; every chip carries its sum as text and an accessible label that says whose it is and
