@@ -7,19 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from hazard.analysis.card import METHOD_WORDS, SET_CHANCE
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.rules import Ruleset
 
 __all__ = ["FREE", "RulesCard", "RulesRow", "rules_card"]
 
-_METHODS = {
-    MainMethod.CALLED: "called by the caster",
-    MainMethod.THROWN: "thrown; a total that is no main is thrown again",
-    MainMethod.THROWN_OR_PASS: "thrown; a total that is no main passes the dice",
-    MainMethod.FIXED: "always the same",
-}
+_METHODS = METHOD_WORDS
 """How the main is set, in the words ``hazard rules`` prints."""
 
 FREE = (
@@ -27,10 +23,6 @@ FREE = (
     "stakes and side bets open now."
 )
 """What the players' "free" column means (docs/table.md)."""
-
-SET_CHANCE = (
-    "Once the chance is set: the chance wins for the caster, the main loses, any other total is thrown again."
-)
 
 
 @dataclass(frozen=True, slots=True)
