@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 from tests.web.browser_helpers import Server, browser, chromium, server, shots
-from tests.web.helpers import LAX
+from tests.web.helpers import LAX, Table
 from tests.web.test_web_pages import parsed
 
 from hazard.analysis.card import table_card
@@ -75,6 +75,13 @@ def test_the_lobby_and_a_table_s_rules_card_link_the_card(client: TestClient) ->
     assert card_link(britannica, None) == "/rules/britannica-1911/card"
 
     assert card_link(replace(britannica, name="my own"), None) == ""  # a file of one's own: no card page
+
+
+def test_a_table_s_rules_card_links_its_card(client: TestClient) -> None:
+    table = Table(client, ruleset="britannica-1911", paytable="wikipedia")
+    page = client.get(f"/tables/{table.id}").text
+    assert '<a href="/rules/britannica-1911/card?paytable=wikipedia">The table card</a>' in page
+    assert client.get("/rules/britannica-1911/card?paytable=wikipedia").status_code == 200
 
 
 @pytest.mark.parametrize(

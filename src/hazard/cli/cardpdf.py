@@ -113,7 +113,7 @@ def _draw(pdf: FPDF, card: TableCard, size: float) -> bool:
         for number, note in enumerate(card.notes, start=1):
             _para(pdf, f"{number}. {note}", size * 0.9)
     pdf.ln(size * 0.2)
-    made = f"Made by hazard card -r {card.id}: every figure is exact, from hazard's analyser."
+    made = "Made by hazard card: every figure is exact, from hazard's analyser."
     _para(pdf, made, size * 0.8, "I")
     return fits
 
