@@ -14,7 +14,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py src/hazard/__init__.py src/hazard/sim/native.c src/hazard/sim/_module.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	$(BIN)/python -m pip install --quiet --editable '.[postgres,web,distributed,sessions,plot]' --group dev --group docs
+	$(BIN)/python -m pip install --quiet --editable '.[postgres,web,distributed,sessions,plot,card]' --group dev --group docs
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -91,6 +91,7 @@ def one_error_naming(result: subprocess.CompletedProcess[str], extra: str, missi
             "distributed",
             "distributed",
         ),
+        ("fpdf", ["card", "-r", "craps", "-o", "card.pdf"], "card", "fpdf"),
     ],
 )
 def test_a_command_names_the_extra_it_needs_when_it_is_missing(
@@ -100,6 +101,7 @@ def test_a_command_names_the_extra_it_needs_when_it_is_missing(
     one_error_naming(result, extra, missing)
     assert result.stdout == ""  # refused before any work: nothing simulated, no plot written
     assert not list(tmp_path.glob("*.png"))
+    assert not list(tmp_path.glob("*.pdf"))
 
 
 def test_the_base_commands_run_without_any_extra(tmp_path: Path) -> None:
@@ -117,7 +119,7 @@ def test_the_extras_named_are_the_packages_extras() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert set(EXTRAS) == set(project["optional-dependencies"])
     base = " ".join(project["dependencies"])
-    for heavy in ("numpy", "matplotlib", "uvicorn", "fastapi", "psycopg", "distributed"):
+    for heavy in ("numpy", "matplotlib", "uvicorn", "fastapi", "psycopg", "distributed", "fpdf"):
         assert heavy not in base, f"{heavy} belongs to an extra, not the base install"
     assert all("[standard]" not in spec for spec in project["optional-dependencies"]["web"])
 

@@ -23,6 +23,7 @@ EXTRAS = {
     "web": "the web table (hazard serve): FastAPI, uvicorn, websockets",
     "postgres": "the game record on PostgreSQL (--db postgresql+psycopg://...): psycopg",
     "distributed": "studies on a Dask cluster (hazard simulate --cluster): distributed",
+    "card": "the printable table card (hazard card): fpdf2",
 }
 """Each extra of ``pyproject.toml``, and what it serves."""
 

@@ -27,6 +27,7 @@ COMMANDS = {
     "odds": "exact",
     "bet": "exact",
     "compare": "compare",
+    "card": "card",
     "play": "play",
     "referee": "play",
     "record": "record",

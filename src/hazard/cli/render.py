@@ -19,11 +19,12 @@ from rich.table import Table
 from rich.text import Text
 
 from hazard.analysis import MainOdds, OddsReport, as_float
+from hazard.analysis.card import METHOD_WORDS, SET_CHANCE
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.rules import Ruleset
 
 if TYPE_CHECKING:
     from hazard.analysis.bets import BetAnalysis  # a side bet's own parser: loaded by hazard bet alone
@@ -39,12 +40,7 @@ __all__ = [
     "ruleset_view",
 ]
 
-_METHODS = {
-    MainMethod.CALLED: "called by the caster",
-    MainMethod.THROWN: "thrown; a total that is no main is thrown again",
-    MainMethod.THROWN_OR_PASS: "thrown; a total that is no main passes the dice",
-    MainMethod.FIXED: "always the same",
-}
+_METHODS = METHOD_WORDS
 
 
 def _totals(values: Iterable[int]) -> str:
@@ -86,12 +82,7 @@ def ruleset_view(ruleset: Ruleset, paytable: Paytable | None) -> RenderableType:
             str(row.main), _totals(row.nicks), _totals(row.outs), _totals(row.chances), _totals(row.again)
         )
     parts.append(grid)
-    parts.append(
-        Text(
-            "Once the chance is set: the chance wins for the caster, the main loses, any other total is "
-            "thrown again."
-        )
-    )
+    parts.append(Text(SET_CHANCE))
     parts.append(Text(f"Dice passing: {passing_text(ruleset)}."))
     if paytable is None:
         parts.append(Text("Paytable: the source gives none (choose one with --paytable)."))

@@ -35,6 +35,8 @@ SUMMARIES = {
     "bet": "Exact probability, fair odds and even-money value of a bystander's side bet.",
     "compare": "Two rulesets rule by rule: each rule that differs, and the odds of the first with that rule "
     "changed.",
+    "card": "A printable table card: the rules, the opening throw's table, exact odds, paytable and side "
+    "bets.",
     "play": "Play Hazard in the terminal against bots; the dice are provably fair, or seeded with --seed.",
     "referee": "Referee a game played with real dice: type in the stakes, calls and throws; correct any "
     "mistake.",

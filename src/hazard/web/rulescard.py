@@ -7,19 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from hazard.analysis.card import METHOD_WORDS, SET_CHANCE
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.rules import Ruleset
+from hazard.core.rulesets import builtin_paytables, builtin_rulesets, paytable_for
 
-__all__ = ["FREE", "RulesCard", "RulesRow", "rules_card"]
+__all__ = ["FREE", "RulesCard", "RulesRow", "card_link", "rules_card"]
 
-_METHODS = {
-    MainMethod.CALLED: "called by the caster",
-    MainMethod.THROWN: "thrown; a total that is no main is thrown again",
-    MainMethod.THROWN_OR_PASS: "thrown; a total that is no main passes the dice",
-    MainMethod.FIXED: "always the same",
-}
+_METHODS = METHOD_WORDS
 """How the main is set, in the words ``hazard rules`` prints."""
 
 FREE = (
@@ -27,10 +24,6 @@ FREE = (
     "stakes and side bets open now."
 )
 """What the players' "free" column means (docs/table.md)."""
-
-SET_CHANCE = (
-    "Once the chance is set: the chance wins for the caster, the main loses, any other total is thrown again."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +55,9 @@ class RulesCard:
     odds_rows: tuple[tuple[int, tuple[str, ...]], ...]
     free: str
     notes: tuple[str, ...]
+    card: str = ""
+    """The address of the ruleset's table card to print (``/rules/{id}/card``), or empty where the ruleset
+    is not a built-in one."""
 
 
 def _totals(values: Iterable[int]) -> str:
@@ -102,4 +98,20 @@ def rules_card(ruleset: Ruleset, paytable: Paytable) -> RulesCard:
         odds_rows=odds,
         free=FREE,
         notes=tuple(ruleset.notes),
+        card=card_link(ruleset, paytable),
     )
+
+
+def card_link(ruleset: Ruleset, paytable: Paytable | None) -> str:
+    """The address of ``ruleset``'s card under ``paytable``, or empty where the ruleset is not a built-in one
+    (a table on a file of its own): ``?paytable=`` only where it is not the ruleset's own."""
+    built_in = {r.id: r for r in builtin_rulesets()}
+    if built_in.get(ruleset.id) != ruleset:
+        return ""
+    link = f"/rules/{ruleset.id}/card"
+    own = paytable_for(ruleset)
+    if paytable is None or paytable == own:
+        return link
+    if paytable not in builtin_paytables():
+        return link
+    return f"{link}?paytable={paytable.id}"
