@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import comparison, docs, invite, routes_api, routes_pages, routes_socket
+from hazard.web import comparison, designer, docs, invite, routes_api, routes_pages, routes_socket
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -74,6 +74,7 @@ _ROUTERS = (
     invite.router,
     docs.router,
     comparison.router,
+    designer.router,
 )
 """The server's routers, in the order they are tried."""
 
