@@ -54,6 +54,26 @@ def _nick_on_seven_again(ruleset: Ruleset) -> Ruleset:
     return replace(ruleset, rows=tuple(row if r.main == 7 else r for r in ruleset.rows))
 
 
+def _reads_back(page: Page, path: Path, design: Design) -> None:
+    """The page's "Download TOML" gives a file that ``hazard odds -r FILE`` figures as ``design``."""
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download TOML").click()
+    download.value.save_as(path)
+    assert download.value.suggested_filename == "cotton-1674-designed.toml"
+    printed = subprocess.run(
+        [sys.executable, "-m", "hazard", "odds", "-r", str(path), "-f", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    overall = json.loads(printed.stdout)["overall"]
+    figures = design.figures
+    assert overall["edge"] == fraction_text(figures.edge)
+    assert overall["p_win"] == fraction_text(figures.p_win)
+    assert overall["expected_rounds_kept"] == fraction_text(figures.rounds_kept or 0)
+
+
 def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     server: Server, browser: Browser, shots: Path, tmp_path: Path
 ) -> None:
@@ -106,23 +126,7 @@ def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     _shows(page, design_figures(cotton, passing))
 
     # The file it downloads reads back through hazard odds with the page's figures.
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Download TOML").click()
-    path = tmp_path / "designed.toml"
-    download.value.save_as(path)
-    assert download.value.suggested_filename == "cotton-1674-designed.toml"
-    printed = subprocess.run(
-        [sys.executable, "-m", "hazard", "odds", "-r", str(path), "-f", "json"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    overall = json.loads(printed.stdout)["overall"]
-    figures = design_figures(cotton, passing).figures
-    assert overall["edge"] == fraction_text(figures.edge)
-    assert overall["p_win"] == fraction_text(figures.p_win)
-    assert overall["expected_rounds_kept"] == fraction_text(figures.rounds_kept or 0)
+    _reads_back(page, tmp_path / "designed.toml", design_figures(cotton, passing))
 
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(shots / "designer-live-phone.png"), full_page=True)
