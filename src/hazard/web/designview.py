@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from hazard.analysis import Design, MainChange
+from hazard.analysis import Design, MainChange, kept_change
 from hazard.analysis.odds import as_float
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
@@ -96,6 +96,10 @@ def _signed(value: Fraction | None, digits: int = 4, *, none: str = "—") -> Fi
     return Figure(f"{shown:+.{digits}f}".replace("-", "−"), fraction_text(value))
 
 
+def _exact(value: Fraction | None) -> str:
+    return "" if value is None else fraction_text(value)
+
+
 def _starting_row(main: int) -> MainRow:
     """What a total made a main begins with: it nicks, 2, 3, 11 and 12 are out, 4 to 10 the chance."""
     outs = frozenset({2, 3, 11, 12}) - {main}
@@ -164,5 +168,5 @@ def designer_view(start: Ruleset, design: Design, rulesets: Iterable[Ruleset]) -
         rows=_figure_rows(design),
         overall=overall,
         kept=_short(figures.rounds_kept, 2),
-        d_kept=_signed(effect.rounds_kept, 2),
+        d_kept=Figure(kept_change(effect, design.base), _exact(effect.rounds_kept)),
     )

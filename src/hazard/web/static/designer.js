@@ -73,6 +73,16 @@
     }
   }
 
+  // As hazard.analysis.kept_change writes it: "+1.25", or "never → 2.53" where one side never passes.
+  function keptMove(answer) {
+    const before = answer.base.rounds_kept_float;
+    const after = answer.figures.rounds_kept_float;
+    if (answer.change.rounds_kept !== null) return signed(answer.change.rounds_kept_float, 2, "—");
+    if (answer.base.rounds_kept === null && answer.figures.rounds_kept === null) return "—";
+    const kept = (value, exact) => (exact === null ? "never" : value === null ? "> 1e308" : value.toFixed(2));
+    return kept(before, answer.base.rounds_kept) + " → " + kept(after, answer.figures.rounds_kept);
+  }
+
   function show(answer) {
     const body = document.getElementById("figure-mains");
     const rows = answer.figures.mains.map((main, at) => {
@@ -85,8 +95,7 @@
     row(document.getElementById("figure-overall"), "over a round", answer.figures, answer.change, "—");
     const kept = answer.figures.rounds_kept_float;
     put(document.getElementById("figure-kept"), four(kept, 2), answer.figures.rounds_kept);
-    const dKept = answer.change.rounds_kept_float;
-    put(document.getElementById("figure-d-kept"), signed(dKept, 2, "—"), answer.change.rounds_kept);
+    put(document.getElementById("figure-d-kept"), keptMove(answer), answer.change.rounds_kept);
   }
 
   function mark(fresh, message, control) {
