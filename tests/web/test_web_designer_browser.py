@@ -74,6 +74,31 @@ def _reads_back(page: Page, path: Path, design: Design) -> None:
     assert overall["expected_rounds_kept"] == fraction_text(figures.rounds_kept or 0)
 
 
+def _range_and_a_new_main(page: Page, cotton: Ruleset, passing: Ruleset, updates: int) -> int:
+    """The chance range without 4 (thrown again on every main instead), then 10 made a sixth main with the
+    page's starting row for it: each shows the analyser's figures. Both undone after; the updates seen."""
+    page.get_by_label("4", exact=True).and_(page.locator("input[name=chance]")).uncheck()
+    updates += 1
+    _updated(page, updates)
+    expect(page.get_by_label("main 5, throw 4")).to_have_value("again")
+    rows = tuple(replace(row, chances=row.chances - {4}) for row in passing.rows)
+    _shows(page, design_figures(cotton, replace(passing, rows=rows)))
+    page.get_by_label("4", exact=True).and_(page.locator("input[name=chance]")).check()
+    page.get_by_label("10", exact=True).and_(page.locator("input[name=main]")).check()
+    updates += 2
+    _updated(page, updates)
+    expect(page.get_by_label("main 10, throw 2")).to_be_visible()
+    ten = MainRow(10, frozenset({10}), frozenset({2, 3, 11, 12}), frozenset({4, 5, 6, 7, 8, 9}))
+    _shows(page, design_figures(cotton, replace(passing, rows=(*passing.rows, ten))))
+    expect(page.locator('#figure-mains tr[data-main="10"] td').nth(1)).to_have_text("new")
+    page.get_by_label("10", exact=True).and_(page.locator("input[name=main]")).uncheck()
+    updates += 1
+    _updated(page, updates)
+    expect(page.get_by_label("main 10, throw 2")).to_be_hidden()
+    _shows(page, design_figures(cotton, passing))
+    return updates
+
+
 def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     server: Server, browser: Browser, shots: Path, tmp_path: Path
 ) -> None:
@@ -124,6 +149,8 @@ def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     _updated(page, 6)
     expect(state).to_have_attribute("data-state", "current")
     _shows(page, design_figures(cotton, passing))
+
+    _range_and_a_new_main(page, cotton, passing, 6)
 
     # The file it downloads reads back through hazard odds with the page's figures.
     _reads_back(page, tmp_path / "designed.toml", design_figures(cotton, passing))

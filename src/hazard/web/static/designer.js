@@ -168,20 +168,30 @@
     }
   }
 
+  // A typed field is asked about once typing pauses (its input events); its change event, when it loses
+  // the focus, asks only if a pause is still awaited, so that one edit is one request.
+  const typed = (control) => control.tagName === "INPUT" && control.type !== "checkbox";
   let typing = 0;
+  let waiting = null;
   form.addEventListener("change", (event) => {
     const began = performance.now();
     const control = event.target;
+    if (typed(control) && waiting === null) return;
     if (control.name === "main") showColumns();
     if (control.name === "chance") applyRange(control);
     window.clearTimeout(typing);
+    waiting = null;
     update(control, began);
   });
   form.addEventListener("input", (event) => {
-    if (event.target.tagName !== "INPUT" || event.target.type === "checkbox") return;
+    if (!typed(event.target)) return;
     const began = performance.now();
     window.clearTimeout(typing);
-    typing = window.setTimeout(() => update(event.target, began), 150);
+    waiting = event.target;
+    typing = window.setTimeout(() => {
+      waiting = null;
+      update(event.target, began);
+    }, 150);
   });
   form.addEventListener("submit", (event) => event.preventDefault());
 
