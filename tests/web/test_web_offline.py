@@ -3,8 +3,8 @@
 One ``hazard serve`` and one Chromium for the module (the fixtures and helpers of ``browser_helpers``): a
 table of fair dice with Ann and Bob seated and a round under way, a table of real dice with its referee, and
 a late arrival's claim link. Each page is opened as its viewer opens it (the host, a seat, a spectator, the
-referee, the big screen, the lobby, the claim link, the API's documentation, the rulesets compared, a table
-card), and
+referee, the big screen, the lobby, the claim link, the API's documentation, the rulesets compared, the
+ruleset designer, a table card), and
 
 - every request it makes, the live socket included, goes to the server's own origin: a request elsewhere is
   recorded and aborted (issue 21: "no request leaves the machine");
@@ -86,6 +86,7 @@ def visits(server: Server, browser: Browser, shots: Path) -> Iterator[list[Visit
             Visit("proof", spectator.context, f"/tables/{game}/proof", ready=".verdict.done"),
             Visit("compare", spectator.context, "/compare?a=cotton-1674&b=craps"),
             Visit("card", spectator.context, "/rules/ecws-1674/card"),
+            Visit("designer", spectator.context, "/designer?from=ecws-1674"),
         ]
     finally:
         web.close()

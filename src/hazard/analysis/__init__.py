@@ -16,6 +16,7 @@ from hazard.analysis.compare import (
     compare_rulesets,
     kept_change,
 )
+from hazard.analysis.design import Design, MainChange, design_figures
 from hazard.analysis.markov import RoundChain
 from hazard.analysis.odds import (
     DISTRIBUTION_THROWS,
@@ -31,9 +32,11 @@ from hazard.analysis.position import caster_chance
 __all__ = [
     "DISTRIBUTION_THROWS",
     "Comparison",
+    "Design",
     "Difference",
     "Effect",
     "Figures",
+    "MainChange",
     "MainFigures",
     "MainOdds",
     "OddsReport",
@@ -44,6 +47,7 @@ __all__ = [
     "as_float",
     "caster_chance",
     "compare_rulesets",
+    "design_figures",
     "effect_probabilities",
     "expected_rounds_kept",
     "kept_change",

@@ -51,6 +51,7 @@ __all__ = [
     "RuleKind",
     "compare_rulesets",
     "kept_change",
+    "moved_from",
     "ruleset_figures",
 ]
 
@@ -371,14 +372,18 @@ def _effect(
         figures = _figures(changed, paytable)  # analyse() checks the paytable covers every chance
     except InvalidError as error:
         return None, str(error)
+    return moved_from(base, figures), None
+
+
+def moved_from(base: Figures, figures: Figures) -> Effect:
+    """How far each of ``figures`` moved from ``base``'s: the effect of a change from one to the other."""
     kept = None
     if figures.rounds_kept is not None and base.rounds_kept is not None:
         kept = figures.rounds_kept - base.rounds_kept
-    effect = Effect(
+    return Effect(
         figures,
         edge=figures.edge - base.edge,
         p_win=figures.p_win - base.p_win,
         expected_throws=figures.expected_throws - base.expected_throws,
         rounds_kept=kept,
     )
-    return effect, None

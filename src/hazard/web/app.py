@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import comparison, docs, invite, routes_api, routes_pages, routes_socket, tablecard
+from hazard.web import comparison, designer, docs, invite, routes_api, routes_pages, routes_socket, tablecard
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -75,6 +75,7 @@ _ROUTERS = (
     docs.router,
     comparison.router,
     tablecard.router,
+    designer.router,
 )
 """The server's routers, in the order they are tried."""
 

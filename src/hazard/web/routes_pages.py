@@ -90,6 +90,7 @@ async def static(name: str) -> Response:
         "hazard.js": "text/javascript",
         "proof.js": "text/javascript",
         "lobby.js": "text/javascript",
+        "designer.js": "text/javascript",
         "hazard.css": "text/css",
         "favicon.svg": "image/svg+xml",
     }
