@@ -134,6 +134,35 @@ def _fits(web: Web, game: int, moment: str, seats: dict[str, Client]) -> None:
                 page.close()
 
 
+def _the_big_screen(web: Web, game: int, host: Client, ann: Client, bob: Client) -> None:
+    """The big screen at 1920×1080: the felt and whose turn it is on the first screen, before a round has
+    settled and after, when its result banner shows too."""
+    folder = _shots(web)
+    page = host.watch(host.context.new_page())
+    try:
+        page.set_viewport_size(SCREEN)
+        page.goto(f"/tables/{game}/screen")
+        page.wait_for_selector(".view", state="attached")
+        box = page.locator("main.screen").bounding_box()
+        assert box is not None
+        assert box["width"] >= SCREEN["width"] * 0.9, box
+        _within(page, ".felt .throws", SCREEN)
+        _within(page, ".turnline .turn-text", SCREEN)
+        page.screenshot(path=str(folder / "tableview-screen.png"))
+        # Once a round has settled its result banner shows too, and whose turn it is still fits the screen.
+        for _ in range(MAX_CLICKS):
+            if web.server.state(game)["state"]["rounds_played"]:
+                break
+            web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
+        else:
+            pytest.fail(f"the round at table {game} did not settle in {MAX_CLICKS} throws")
+        page.wait_for_selector(".view .card.result", state="attached")
+        _within(page, ".turnline .turn-text", SCREEN)
+        page.screenshot(path=str(folder / "tableview-screen-result.png"))
+    finally:
+        page.close()
+
+
 def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
     game, host, ann, bob = seated(web)
     _fits(web, game, "calling", {"caster": ann, "waiting": bob})
@@ -155,7 +184,6 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
     assert message is not None
     assert strip is not None
     assert message["y"] + message["height"] <= strip["y"] + 1, (message, strip)
-    folder = _shots(web)
     # A new throw tumbles onto the felt, unless the reader asks for less motion.
     animation = """() => {
       document.querySelector(".throws").classList.add("thrown");
@@ -170,17 +198,5 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
             assert page.evaluate(animation) == expected, motion
         finally:
             page.close()
-    page = host.watch(host.context.new_page())
-    try:
-        page.set_viewport_size(SCREEN)
-        page.goto(f"/tables/{game}/screen")
-        page.wait_for_selector(".view", state="attached")
-        box = page.locator("main.screen").bounding_box()
-        assert box is not None
-        assert box["width"] >= SCREEN["width"] * 0.9, box
-        _within(page, ".felt .throws", SCREEN)
-        _within(page, ".turnline .turn-text", SCREEN)
-        page.screenshot(path=str(folder / "tableview-screen.png"))
-    finally:
-        page.close()
+    _the_big_screen(web, game, host, ann, bob)
     web.clean()
