@@ -41,8 +41,11 @@ layers: $(STAMP)
 # leaves what the disk would hold; no test cuts the power).
 TMP_ROOT := $(shell test -w /dev/shm && test "$$(df -Pk /dev/shm | awk 'NR == 2 {print $$4}')" -ge 2097152 \
   2>/dev/null && echo /dev/shm || echo /tmp)
+# --dist worksteal: a worker that runs out takes tests queued for the other, so the long browser tests at the
+# end of one worker's share do not leave the other core idle.
 unit: $(STAMP)
-	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(BIN)/pytest -n auto --basetemp="$$tmp"; status=$$?; \
+	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(BIN)/pytest -n auto --dist worksteal --basetemp="$$tmp"; \
+	  status=$$?; \
 	  rm -rf "$$tmp"; exit $$status; }
 
 # The inner loop: the same, without the tests marked slow (pyproject.toml's markers: some 40 tests that take
