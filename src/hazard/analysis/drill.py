@@ -42,6 +42,8 @@ __all__ = [
     "MAX_LEVEL",
     "MAX_ROUNDS",
     "MAX_SECONDS",
+    "MAX_SEED",
+    "MIN_SECONDS",
     "Answer",
     "Drill",
     "Judged",
@@ -65,6 +67,7 @@ MAX_SECONDS = 120.0
 MIN_SECONDS = 1.0
 """The shortest time a drill may give, at any level."""
 MAX_SEED = 2**63 - 1
+"""The largest seed."""
 _TRIES = 1000
 
 _SETS = (
