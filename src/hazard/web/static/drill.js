@@ -56,7 +56,8 @@
   function judged(j) {
     const took = j.answer === "take" ? "You took it" : j.timed_out ? "Time ran out: refused" : "You refused it";
     $("judged-verdict").textContent =
-      (j.right ? "Right. " : "Wrong. ") + took + "; the best answer: " + j.best_answer + ".";
+      "Round " + j.round + ", " + j.proposition + " at " + j.stated + ": " + (j.right ? "right. " : "wrong. ") +
+      took + "; the best answer: " + j.best_answer + ".";
     $("drill-judged").hidden = false;
     $("drill-judged").dataset.round = j.round;
     $("judged-fair").textContent = j.fair_odds;
@@ -83,6 +84,26 @@
     }
   }
 
+  async function everyones() {
+    const response = await fetch("/api/drill/best");
+    if (!response.ok) return;
+    const scores = (await response.json()).best;
+    const list = $("drill-best-scores");
+    list.replaceChildren();
+    for (const kept of scores) {
+      const item = document.createElement("li");
+      const score = document.createElement("span");
+      const when = document.createElement("span");
+      score.textContent = kept.score.shown;
+      score.dataset.exact = kept.score.exact;
+      when.className = "muted";
+      when.textContent = "(" + kept.rounds + " propositions, " + kept.at + ")";
+      item.append(score, " " + kept.name + " ", when);
+      list.append(item);
+    }
+    $("drill-none").hidden = scores.length > 0;
+  }
+
   async function answer(given) {
     if (!offer) return;
     const asked = offer;
@@ -92,7 +113,10 @@
       const state = await post("/api/drill/answer", { drill, round: asked.round, answer: given });
       judged(state.judged);
       show(state);
-      if (!state.offer) over(state);
+      if (!state.offer) {
+        over(state);
+        if (state.kept) await everyones();
+      }
     } catch (error) {
       said.textContent = error.message;
     }
