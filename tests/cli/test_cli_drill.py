@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.commandline import fails, feed, run
 from tests.terminal import HAZARD, Terminal, hazard_env, run_hazard
 
 from hazard.analysis.drill import Answer, Drill
@@ -22,6 +23,7 @@ def _expected(seed: int, answers: list[Answer | None], seconds: float = 10) -> D
     return drill
 
 
+@pytest.mark.slow  # two processes
 def test_piped_answers_score_the_exact_values_and_the_best_are_kept_by_name(tmp_path: Path) -> None:
     db = str(tmp_path / "games.db")
     answers = [Answer.TAKE, Answer.REFUSE, Answer.TAKE, Answer.TAKE]
@@ -53,6 +55,7 @@ def test_piped_answers_score_the_exact_values_and_the_best_are_kept_by_name(tmp_
     ]
 
 
+@pytest.mark.slow  # a process, and a second of the clock
 def test_no_answer_in_time_refuses_and_the_end_of_input_stops_the_drill(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path, "drill", "--seed", "4", "--rounds", "3", "--seconds", "1")
     terminal.expect("take or refuse [t/r]> ")
@@ -74,15 +77,28 @@ def test_no_answer_in_time_refuses_and_the_end_of_input_stops_the_drill(tmp_path
     [
         (["--rounds", "0"], "error: invalid --rounds '0': expected a whole number from 1 to 100"),
         (["--seconds", "0.5"], "error: invalid --seconds '0.5': expected 1 to 120"),
+        (["--seconds", "nan"], "error: invalid --seconds 'nan'"),
         (["--seed", "x"], "error: invalid --seed 'x'"),
         (["--name", "7up"], "error: invalid player name '7up'"),
     ],
 )
-def test_bad_options_are_one_error_line(tmp_path: Path, args: list[str], error: str) -> None:
-    done = run_hazard(tmp_path, "drill", *args)
-    assert done.returncode == 2
-    assert done.stderr.startswith(error)
-    assert len(done.stderr.splitlines()) == 1
+def test_bad_options_are_one_error_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], error: str
+) -> None:
+    assert fails(capsys, "drill", *args).startswith(error)
+
+
+def test_answers_read_in_process_score_the_exact_values(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    feed(monkeypatch, ["r", "t", "no", "r"])
+    code, out, err = run(capsys, "drill", "--seed", "30", "--rounds", "3")
+    assert (code, err) == (0, "")
+    expected = _expected(30, [Answer.REFUSE, Answer.TAKE, Answer.REFUSE])
+    for judged in expected.judged:
+        assert f"taking is worth {value_text(judged.offer.value)} a unit" in out
+        assert f"{value_text(judged.points)} (missed {value_text(judged.missed)})" in out
+    assert f"Score {value_text(expected.score)} (the best possible {value_text(expected.best)})" in out
 
 
 @pytest.mark.slow

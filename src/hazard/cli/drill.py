@@ -15,7 +15,7 @@ import select
 import sys
 import time
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -50,21 +50,31 @@ class AnswerReader:
     """Lines of standard input read against a deadline, from its file descriptor (not Python's buffer, so
     that waiting on it sees every line typed or piped in)."""
 
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
+    def __init__(self, stream: TextIO) -> None:
+        try:
+            self._fd: int | None = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream of no file (a test's): read without a clock
+            self._fd = None
+        self._stream = stream
         self._buffer = b""
         self.ended = False
-        self.tty = os.isatty(fd)
+        self.tty = self._fd is not None and os.isatty(self._fd)
 
     def line(self, timeout: float) -> str | None:
         """The next line, or None if none comes within ``timeout`` seconds (or the input has ended)."""
+        if self._fd is None:
+            typed = self._stream.readline(_MAX_LINE)
+            self.ended = not typed.endswith("\n")
+            return typed.rstrip("\n") if typed else None
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer and not self.ended:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._fd], [], [], left)[0]:
                 return None
             chunk = os.read(self._fd, 4096)
-            self._buffer = (self._buffer + chunk)[-_MAX_LINE * 4 :]
+            self._buffer += chunk
+            if b"\n" not in self._buffer:  # a line with no end: only its last part is kept
+                self._buffer = self._buffer[-_MAX_LINE * 4 :]
             self.ended = not chunk
         if b"\n" not in self._buffer:
             rest, self._buffer = self._buffer, b""
@@ -158,7 +168,7 @@ def _play(drill: Drill, player: str | None, store: GameStore | None) -> None:
         "(back it at the odds stated), r to refuse it. Each scores its exact value a unit staked.",
         highlight=False,
     )
-    reader = AnswerReader(sys.stdin.fileno())
+    reader = AnswerReader(sys.stdin)
     while not drill.over:
         offer = drill.offer()
         out.print(_offer_view(offer, drill), highlight=False)

@@ -41,6 +41,7 @@ def test_scores_are_kept_by_name_best_first_and_survive_reopening(database: str)
         store.close()
 
 
+@pytest.mark.slow  # a process of its own
 def test_scores_survive_another_process(db: Path) -> None:
     write = (
         "import sys; from fractions import Fraction; from hazard.table import GameStore, keep_drill_score; "
