@@ -135,6 +135,7 @@ def test_the_drill_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
         wait("take or refuse [t/r]>", 2)
         subprocess.run([*pane, "send-keys", "-t", session, "r", "Enter"], check=True)
         wait("You refused", 1)
+        wait("1 s · take or refuse [t/r]>")  # at a terminal, the prompt counts the seconds down
         wait("time! no answer in time refuses the bet")  # the third is let run out
         screen = wait("right. Seed 9.")
         expected = _expected(9, [Answer.TAKE, Answer.REFUSE, None], seconds=2)

@@ -2,18 +2,21 @@
 
 Each offer is printed with its stated odds and the seconds it gives; a line ``t`` (take) or ``r`` (refuse)
 answers it, and no answer before the time is up refuses it. The clock is a deadline on reading standard
-input, so the drill runs the same at a terminal and with its answers piped in. The drill, its values and
+input, so the drill runs the same at a terminal (where the prompt counts the seconds down) and with its
+answers piped in. The drill, its values and
 its score are :mod:`hazard.analysis.drill`'s; the best scores, kept by name, the record's
 (:func:`hazard.table.keep_drill_score`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import select
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Annotated, TextIO
 
@@ -36,7 +39,7 @@ def value_text(value: Fraction) -> str:
     """A value per unit staked: signed to four places, with the exact fraction where it is short.
 
     >>> value_text(Fraction(1, 16)), value_text(Fraction(0)), value_text(Fraction(-4711, 129600))
-    ('+0.0625 (1/16)', '0', '−0.0364 (−4711/129600)')
+    ('+0.0625 (+1/16)', '0', '−0.0364 (−4711/129600)')
     """
     if value == 0:
         return "0"
@@ -60,8 +63,9 @@ class AnswerReader:
         self.ended = False
         self.tty = self._fd is not None and os.isatty(self._fd)
 
-    def line(self, timeout: float) -> str | None:
-        """The next line, or None if none comes within ``timeout`` seconds (or the input has ended)."""
+    def line(self, timeout: float, tick: Callable[[float], None] | None = None) -> str | None:
+        """The next line, or None if none comes within ``timeout`` seconds (or the input has ended); at a
+        terminal, ``tick`` is called with the seconds left at each whole second while nothing has come."""
         if self._fd is None:
             typed = self._stream.readline(_MAX_LINE)
             self.ended = not typed.endswith("\n")
@@ -69,8 +73,15 @@ class AnswerReader:
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buffer and not self.ended:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._fd], [], [], left)[0]:
+            if left <= 0:
                 return None
+            wait = min(left, left - math.floor(left - 1e-9)) if tick is not None and self.tty else left
+            if not select.select([self._fd], [], [], wait)[0]:
+                if wait >= left:
+                    return None
+                if tick is not None:
+                    tick(deadline - time.monotonic())
+                continue
             chunk = os.read(self._fd, 4096)
             self._buffer += chunk
             if b"\n" not in self._buffer:  # a line with no end: only its last part is kept
@@ -83,13 +94,19 @@ class AnswerReader:
         return line.decode("utf-8", "replace")[:_MAX_LINE]
 
 
+def _countdown(left: float) -> None:
+    # Redrawn over the prompt at a terminal; a key typed on it already is still read.
+    sys.stdout.write(f"\r{max(0, round(left)):>3} s · take or refuse [t/r]> ")
+    sys.stdout.flush()
+
+
 def _ask(reader: AnswerReader, offer: Offer) -> tuple[Answer, bool]:
     """The answer to ``offer`` and whether the time ran out first."""
     out = console()
     deadline = time.monotonic() + offer.seconds
     while True:
         out.print("take or refuse \\[t/r]> ", end="", markup=True, highlight=False)
-        line = reader.line(deadline - time.monotonic())
+        line = reader.line(deadline - time.monotonic(), tick=_countdown)
         if line is None:
             out.print("")
             out.print("time! no answer in time refuses the bet" if not reader.ended else "input ended")
