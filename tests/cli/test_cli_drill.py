@@ -9,7 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.commandline import fails, feed, run
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.commandline import fails, feed, fuzz, hostile_lines, hostile_values, run, survives
 from tests.terminal import HAZARD, Terminal, hazard_env, run_hazard
 
 from hazard.analysis.drill import Answer, Drill
@@ -142,3 +144,22 @@ def test_the_drill_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
         assert f"Score {value_text(expected.score)}" in screen
     finally:
         subprocess.run(["tmux", *socket, "kill-server"], check=False, capture_output=True)
+
+
+@fuzz(60)
+@given(
+    option=st.sampled_from(["--seed", "--rounds", "--seconds", "--name"]),
+    value=hostile_values(),
+    lines=st.lists(hostile_lines(["t", "r", "take", "refuse"]), max_size=4),
+)
+def test_any_option_and_any_answers_end_cleanly(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+    value: str,
+    lines: list[str],
+) -> None:
+    """Whatever is given or typed, the drill ends with status 0 or one ``error:`` line (a name opens no
+    record here: an in-memory one is refused)."""
+    feed(monkeypatch, lines)
+    survives(capsys, "drill", "--rounds", "5", "--db", "sqlite://", option, value)
