@@ -87,6 +87,7 @@ def visits(server: Server, browser: Browser, shots: Path) -> Iterator[list[Visit
             Visit("compare", spectator.context, "/compare?a=cotton-1674&b=craps"),
             Visit("card", spectator.context, "/rules/ecws-1674/card"),
             Visit("designer", spectator.context, "/designer?from=ecws-1674"),
+            Visit("drill", spectator.context, "/drill"),
         ]
     finally:
         web.close()

@@ -28,6 +28,7 @@ COMMANDS = {
     "bet": "exact",
     "compare": "compare",
     "card": "card",
+    "drill": "drill",
     "play": "play",
     "referee": "play",
     "record": "record",

@@ -37,6 +37,8 @@ SUMMARIES = {
     "changed.",
     "card": "A printable table card: the rules, the opening throw's table, exact odds, paytable and side "
     "bets.",
+    "drill": "The side-bet drill: take or refuse propositions at stated odds against the clock, scored "
+    "exactly.",
     "play": "Play Hazard in the terminal against bots; the dice are provably fair, or seeded with --seed.",
     "referee": "Referee a game played with real dice: type in the stakes, calls and throws; correct any "
     "mistake.",

@@ -63,6 +63,7 @@ from hazard.table.live.timeline import (
     replayed_further,
     standing,
 )
+from hazard.table.record.drill_scores import DrillScore, best_drill_scores, keep_drill_score
 from hazard.table.record.engine import Access, RecordUnavailable, default_database_url
 from hazard.table.record.keys import (
     ClaimError,
@@ -208,6 +209,7 @@ __all__ = [
     "Correction",
     "DiceKind",
     "DiceSource",
+    "DrillScore",
     "Entry",
     "FairNote",
     "FairState",
@@ -280,6 +282,7 @@ __all__ = [
     "action_to_json",
     "actor_of",
     "apply_action",
+    "best_drill_scores",
     "best_main",
     "check_based_on",
     "check_closer",
@@ -311,6 +314,7 @@ __all__ = [
     "info_json",
     "is_action",
     "is_verb",
+    "keep_drill_score",
     "load_further",
     "load_game",
     "name_text",

@@ -21,7 +21,17 @@ from starlette.routing import BaseRoute, Match
 
 from hazard.core.errors import HazardError, IllegalError
 from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
-from hazard.web import comparison, designer, docs, invite, routes_api, routes_pages, routes_socket, tablecard
+from hazard.web import (
+    comparison,
+    designer,
+    docs,
+    drilling,
+    invite,
+    routes_api,
+    routes_pages,
+    routes_socket,
+    tablecard,
+)
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
 from hazard.web.headers import HeadersMiddleware
@@ -76,6 +86,7 @@ _ROUTERS = (
     comparison.router,
     tablecard.router,
     designer.router,
+    drilling.router,
 )
 """The server's routers, in the order they are tried."""
 

@@ -91,6 +91,7 @@ async def static(name: str) -> Response:
         "proof.js": "text/javascript",
         "lobby.js": "text/javascript",
         "designer.js": "text/javascript",
+        "drill.js": "text/javascript",
         "hazard.css": "text/css",
         "favicon.svg": "image/svg+xml",
     }

@@ -118,6 +118,9 @@ class Schema:
     closed: sa.Table
     """The games their host closed, as older records kept them beside the chain: read, never written now (a
     close is an entry of the game's record, :mod:`hazard.table.rules.closing`)."""
+    drill_scores: sa.Table
+    """The side-bet drill's scores, by player name (:mod:`hazard.table.record.drill_scores`): a drill is
+    no game, so they stand beside the games, outside every chain, and are never exported."""
     head_of: sa.Select[Any]
     """A game's head (entries, digest), by ``game_id``: built once, as every append asks it."""
     move_head: sa.Update
@@ -198,6 +201,18 @@ def tables() -> Schema:
         sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
         sa.Column("at", sa.String(40), nullable=False),
     )
+    drill_scores = sa.Table(
+        "hazard_drill_scores",
+        metadata,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("name_key", sa.String(200), nullable=False, index=True),
+        sa.Column("score", sa.Text, nullable=False),  # exact: "a/b"
+        sa.Column("score_float", sa.Float, nullable=False),  # the order of the best
+        sa.Column("rounds", sa.Integer, nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("at", sa.String(40), nullable=False),
+    )
     head_of = sa.select(games.c.entries, games.c.head).where(games.c.id == sa.bindparam("game_id"))
     move_head = (
         games.update()
@@ -219,6 +234,7 @@ def tables() -> Schema:
         claims,
         requests,
         closed,
+        drill_scores,
         head_of,
         move_head,
         entries.insert(),
