@@ -1,7 +1,7 @@
 """The side-bet drill: propositions at stated odds, taken or refused against a clock, scored exactly.
 
-002 says side bets "should be proposed and accepted or rejected very quickly, as this means one can
-sometimes accept the most ludicrous bets". The drill offers a proposition (one of 002's even-money bets, or
+002 has side bets offered and answered at once, so that a player in a hurry may take a very bad one. The
+drill offers a proposition (one of 002's even-money bets, or
 one made in the proposition language: ``A before B``, ``A within N throws``, ``next A``) at stated odds
 ``a to b``: the player may back it, staking ``b`` to win ``a``, or refuse it.
 
