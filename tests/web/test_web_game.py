@@ -46,7 +46,7 @@ pytestmark = pytest.mark.slow  # real Chromium, five pages
 __all__ = ["browser", "chromium", "restartable", "shots"]  # the fixtures, used by name
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
-ROUNDS = 5
+ROUNDS = 3
 """The fewest rounds the game plays."""
 MAX_ACTIONS = 120
 """The most actions the game may take (a round is a few stakes, a call, a throw or more, maybe a pass)."""
