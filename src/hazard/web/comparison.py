@@ -19,10 +19,9 @@ from jinja2 import Environment
 
 from hazard.analysis import Comparison, Difference, Figures, compare_rulesets, kept_change
 from hazard.analysis.odds import as_float
-from hazard.core.errors import InvalidError, quoted
 from hazard.core.numbers import readable_fraction
-from hazard.core.rules import Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_ruleset, paytable_for, settling_paytable
+from hazard.web.builtins import built_in_ruleset
 from hazard.web.pages import templates
 from hazard.web.views import Option
 
@@ -77,17 +76,6 @@ class CompareView:
     sides: tuple[Side, Side]
     rows: tuple[Row, ...]
     headline: str
-
-
-def _built_in(name: str, which: str) -> Ruleset:
-    try:
-        return find_ruleset(name, paths=False)
-    except InvalidError:
-        ids = ", ".join(ruleset.id for ruleset in builtin_rulesets())
-        raise InvalidError(
-            f"invalid comparison: {which} {quoted(name)}: expected a built-in ruleset id: {ids}",
-            said=f"{quoted(name)} isn't a built-in ruleset: choose one of {ids}.",
-        ) from None
 
 
 def _short(value: Fraction | None, digits: int = 4) -> str:
@@ -171,7 +159,10 @@ def _templates() -> Environment:
 
 def compare_page(first: str, second: str) -> str:
     """The page comparing built-in rulesets ``first`` and ``second`` (ids or aliases)."""
-    return _page(_built_in(first, "a").id, _built_in(second, "b").id)
+    return _page(
+        built_in_ruleset(first, asked="comparison", named="a").id,
+        built_in_ruleset(second, asked="comparison", named="b").id,
+    )
 
 
 @cache  # two built-in ids: 36 pages in all, each exact and the same every time

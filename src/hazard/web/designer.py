@@ -21,10 +21,11 @@ from jinja2 import Environment
 from pydantic import BaseModel, ConfigDict, Field
 
 from hazard.analysis import design_figures
-from hazard.core.errors import InvalidError, quoted, sentence
+from hazard.core.errors import InvalidError, sentence
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_ruleset, ruleset_from_toml, ruleset_to_toml
 from hazard.web.bodies import MAX_RULESET_TEXT, REFUSALS
+from hazard.web.builtins import built_in_ruleset
 from hazard.web.designview import designer_view
 from hazard.web.pages import templates
 
@@ -48,14 +49,7 @@ class DesignedRuleset(BaseModel):
 
 
 def _built_in(name: str) -> Ruleset:
-    try:
-        return find_ruleset(name, paths=False)
-    except InvalidError:
-        ids = ", ".join(ruleset.id for ruleset in builtin_rulesets())
-        raise InvalidError(
-            f"invalid designer start {quoted(name)}: expected a built-in ruleset id: {ids}",
-            said=f"{quoted(name)} isn't a built-in ruleset: start from one of {ids}.",
-        ) from None
+    return built_in_ruleset(name, asked="designer", named="start")
 
 
 def _read(text: str) -> Ruleset:

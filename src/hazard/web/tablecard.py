@@ -16,26 +16,16 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment
 
 from hazard.analysis.card import BETS_SOURCE, table_card
-from hazard.core.errors import InvalidError, quoted
 from hazard.core.rulesets import (
-    builtin_paytables,
-    builtin_rulesets,
-    find_paytable,
     find_ruleset,
     paytable_for,
 )
+from hazard.web.builtins import built_in_paytable, built_in_ruleset
 from hazard.web.pages import templates
 
 __all__ = ["card_page", "router"]
 
 router = APIRouter(include_in_schema=False)
-
-
-def _refused(what: str, name: str, ids: str) -> InvalidError:
-    return InvalidError(
-        f"invalid table card: {what} {quoted(name)}: expected a built-in {what} id: {ids}",
-        said=f"{quoted(name)} isn't a built-in {what}: choose one of {ids}.",
-    )
 
 
 @cache
@@ -45,16 +35,10 @@ def _templates() -> Environment:
 
 def card_page(ident: str, paytable: str | None = None) -> str:
     """The card page of built-in ruleset ``ident`` (id or alias), under built-in ``paytable`` or its own."""
-    try:
-        ruleset = find_ruleset(ident, paths=False)
-    except InvalidError:
-        raise _refused("ruleset", ident, ", ".join(r.id for r in builtin_rulesets())) from None
+    ruleset = built_in_ruleset(ident, asked="table card")
     if paytable is None:
         return _page(ruleset.id, None)
-    try:
-        pays = find_paytable(paytable, paths=False)
-    except InvalidError:
-        raise _refused("paytable", paytable, ", ".join(p.id for p in builtin_paytables())) from None
+    pays = built_in_paytable(paytable, asked="table card")
     pays.check(ruleset)  # a paytable that cannot pay this ruleset's chances is refused as a file's would be
     return _page(ruleset.id, pays.id)
 
