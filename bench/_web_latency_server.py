@@ -16,6 +16,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 LIMITS = ["--rate", "1000", "--seat-rate", "1000", "--tables", "1000", "--per-address", "1000"]
 START_S = 30.0
 """The longest the server may take to answer after it is started."""

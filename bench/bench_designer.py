@@ -36,18 +36,8 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from _web_latency_server import Server
+from _web_latency_server import CHROMIUM, CHROMIUM_ARGS, Server
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 STARTS = ("britannica-1911", "wikipedia", "ecws-1674", "cotton-1674", "sca-isenfir")
 """The built-in rulesets with the mains 5 to 9, each of whose cells 4 to 10 is a chance but on its main."""
 MAINS = (5, 6, 7, 8, 9)

@@ -60,18 +60,8 @@ from typing import Any, Literal
 
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
-from _web_latency_server import Server, _browser_ticks, _threads, _ticks, machine_cpu
+from _web_latency_server import CHROMIUM, CHROMIUM_ARGS, Server, _browser_ticks, _threads, _ticks, machine_cpu
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 RULESET = "wikipedia"
 BANKROLL = "1000000"
 MAIN = 7
