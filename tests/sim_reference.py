@@ -15,11 +15,13 @@ same throws and require the same answer. They take their arrays positionally, as
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from hazard.core.staking import StakingPlan
+from hazard.sim.native import SESSION_WORD_BATCH
 from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
@@ -210,12 +212,18 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
 
 
 def _throws(bits: Any) -> Any:
-    """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first."""
+    """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first,
+    the words drawn ``SESSION_WORD_BATCH`` at a time (as the C kernel draws them, so the stream's state
+    after a block is the same too)."""
     while True:
-        x = _word(bits)
-        for _ in range(DIGITS_PER_WORD):
-            yield x % _SIX_SQUARED
-            x = x // _SIX_SQUARED
+        batch = [_next(bits) for _ in range(SESSION_WORD_BATCH)]
+        for word in batch:
+            if word >= _LIMIT:
+                continue
+            x = word % _M11
+            for _ in range(DIGITS_PER_WORD):
+                yield x % _SIX_SQUARED
+                x = x // _SIX_SQUARED
 
 
 def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
@@ -224,106 +232,101 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
     """Play the sessions of a block, their throws drawn from ``bits`` as needed; return the throws drawn.
 
     ``net`` is the caster's net per unit staked, by outcome code; ``rule`` is as for :func:`tally`.
-    ``settings`` is ``[rounds, staking, base stake, progression cap, max net]`` (staking: 0 flat,
-    1 martingale, 2 paroli). ``bankrolls`` holds each player's starting bankroll. For session ``s``:
-    ``out_bank[s]`` the final bankrolls, ``out_ruin[s]`` the round each player was ruined in (-1: never),
-    and ``out_stats[s]`` ``[rounds played, hands passed by the rule, rounds in them, their squares,
-    setters' take, total staked, throws]``.
+    ``settings`` is ``[rounds, staking, base stake, progression cap, most won, arrangement]`` (staking: 0
+    flat, 1 martingale, 2 paroli; arrangement 1: one setter's sum a round, else every setter who can).
+    ``bankrolls`` holds each player's starting bankroll. For session ``s``: ``out_bank[s]`` the final
+    bankrolls, ``out_ruin[s]`` the round each player was ruined in (-1: never), and ``out_stats[s]``
+    ``[rounds played, hands passed by the rule, rounds in them, their squares, setters' take, total staked,
+    throws]``. The model is hazard.sim.session's, written plainly: the seats left as a list in turn.
     """
-    rounds = np.int64(settings[0])
+    rounds = int(settings[0])
     staking = {code: kind for kind, code in _STAKING_CODE.items()}[int(settings[1])]
-    base = settings[2]
-    cap = int(settings[3])
-    plan = StakingPlan(staking, cap or None)  # flat has no cap: its own default, 0
-    max_net = settings[4]
+    base = float(settings[2])
+    plan = StakingPlan(staking, int(settings[3]) or None)  # flat has no cap: its own default, 0
+    most_won = float(settings[4])
+    one_setter = settings[5] == 1
     after = rule[0]
     players = bankrolls.shape[0]
     throws_drawn = _throws(bits)
     pos = 0
     for s in range(out_bank.shape[0]):
-        bank = bankrolls.copy()
-        ruined = np.zeros(players, np.bool_)
-        steps = np.zeros(players, np.int64)
+        bank = [float(b) for b in bankrolls]
+        run = [0] * players
+        seats = list(range(players))
+        at = 0
         for p in range(players):
             out_ruin[s, p] = -1
-        caster = 0
-        streak = 0
-        kept = 0
-        played = 0
-        hands = 0
-        hand_rounds = 0.0
-        hand_squares = 0.0
-        take = 0.0
-        staked = 0.0
-        throws = np.int64(0)
+        streak = kept = played = hands = throws = 0
+        hand_rounds = hand_squares = take = staked = 0.0
         for r in range(rounds):
-            active = 0
-            low = np.inf
-            for p in range(players):
-                if not ruined[p]:
-                    active += 1
-                    if p != caster:
-                        low = min(low, bank[p])
-            if active < 2:
+            if len(seats) < 2:
                 break
-            setters = active - 1
-            multiple = plan.multiple(steps[caster])
-            stake = min(base * multiple, bank[caster], setters * low / max_net)
+            caster = seats[at]
+            free = bank[caster]
+            wagers: list[tuple[int, float]] = []
+            for k in range(1, len(seats)):
+                if one_setter and wagers:
+                    break
+                p = seats[(at + k) % len(seats)]
+                lay = base * plan.multiple(plan.steps(run[p]))
+                if lay * most_won > bank[p]:  # the most he can cover, its cover no more than he has
+                    lay = bank[p] / most_won
+                    while lay * most_won > bank[p]:
+                        lay = math.nextafter(lay, 0.0)
+                lay = min(lay, free)
+                if lay > 0:
+                    wagers.append((p, lay))
+                    free -= lay
             offset = np.uint64(start)
             code = np.int64(0)
             while code == 0:
                 entry = np.uint64(entries[offset + next(throws_drawn)])
                 pos += 1
-                throws += np.int64((entry >> _THROW) & _ONE)
+                throws += int((entry >> _THROW) & _ONE)
                 offset = entry & _MASK
                 code = np.int64(entry >> _CODE)
-            flags = rule[code]
+            flags = int(rule[code])
             passed = False
             if flags & 4:
                 passed = True
             else:
                 played += 1
                 kept += 1
-                won = net[code] * stake
-                bank[caster] += won
-                for p in range(players):
-                    if p != caster and not ruined[p]:
-                        bank[p] -= won / setters
-                take -= won
-                staked += stake
-                win = (flags & 1) != 0
-                # the progression as the core defines it, once (the C kernel writes it out)
-                steps[caster] = plan.after(int(steps[caster]), won=bool(win))
-                if win:
+                for p, lay in wagers:
+                    won = float(net[code]) * lay
+                    bank[caster] += won
+                    bank[p] -= won
+                    take -= won
+                    staked += lay
+                    # the setter's run as the table keeps it: he won what the caster lost
+                    if won < 0:
+                        run[p] = run[p] + 1 if run[p] > 0 else 1
+                    elif won > 0:
+                        run[p] = run[p] - 1 if run[p] < 0 else -1
+                if flags & 1:
                     streak = 0
                 elif flags & 2:
                     streak += 1
                     passed = streak >= after
-            for p in range(players):
-                if not ruined[p] and bank[p] < base:
-                    ruined[p] = True
-                    out_ruin[s, p] = r
             if passed:
                 hands += 1
                 hand_rounds += kept
                 hand_squares += kept * kept
-            if passed or ruined[caster]:
-                streak = 0
-                kept = 0
-                for step in range(1, players + 1):
-                    nxt = (caster + step) % players
-                    if not ruined[nxt]:
-                        caster = nxt
-                        break
+            for p in seats:
+                if bank[p] < base:
+                    out_ruin[s, p] = r
+            left = [p for p in seats if bank[p] >= base]
+            gone = bank[caster] < base
+            if passed or gone:
+                streak = kept = 0
+            if left:
+                # the dice go to the next player left after the caster: they pass, or he leaves
+                behind = sum(1 for p in seats[:at] if bank[p] >= base)
+                at = behind % len(left) if gone else (behind + passed) % len(left)
+            seats = left
         for p in range(players):
             out_bank[s, p] = bank[p]
-        out_stats[s, 0] = played
-        out_stats[s, 1] = hands
-        out_stats[s, 2] = hand_rounds
-        out_stats[s, 3] = hand_squares
-        out_stats[s, 4] = take
-        out_stats[s, 5] = staked
-        out_stats[s, 6] = throws
+        out_stats[s] = [played, hands, hand_rounds, hand_squares, take, staked, throws]
     return pos
 
 

@@ -189,7 +189,10 @@ def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
     table = compile_rules(ruleset)
     net = _nets(table, paytable_for(ruleset))
-    settings_ = np.array([60, staking, 1.0, 3, _most_won(table, paytable_for(ruleset))], dtype=np.float64)
+    cover = _most_won(table, paytable_for(ruleset))
+    # every arrangement on every ruleset, whichever the ruleset's own: one setter's sum, or every setter
+    arrangement = (staking + len(ruleset.id)) % 3
+    settings_ = np.array([60, staking, 1.0, 3, cover, arrangement], dtype=np.float64)
     results = []
     for kernels in (NATIVE, REFERENCE):
         bank = np.zeros((5, 3))
@@ -214,8 +217,8 @@ def test_the_sessions_play_the_streams_throws_in_order() -> None:
     stats = np.zeros((1, 7))
     used = NATIVE.play_sessions(
         bits, table.entries, table.start * 36, np.zeros(table.codes), table.passing_rule(),
-        np.array([300, 0, 1.0, 0, 1.0]), np.full(2, 1e9), np.zeros((1, 2)), np.zeros((1, 2), dtype=np.int64),
-        stats,
+        np.array([300, 0, 1.0, 0, 1.0, 0]), np.full(2, 1e9), np.zeros((1, 2)),
+        np.zeros((1, 2), dtype=np.int64), stats,
     )  # fmt: skip
     digits = reference_digits(4, 1, 2, 0, used // 11 + 2)
     # replay those digits through the table: the same rounds in the same number of throws
@@ -275,21 +278,10 @@ def test_the_kernels_refuse_arrays_of_the_wrong_kind() -> None:
 def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path: Path) -> None:
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
-    source = ROOT / "src" / "hazard" / "sim" / "native.c"  # the checkout's: a wheel ships it built only
-    subprocess.run(
-        [
-            *_compiler(),
-            "-O2",
-            "-std=c11",
-            "-shared",
-            "-fPIC",
-            "-DHAZARD_NO_INT128",
-            str(source),
-            "-o",
-            str(library),
-        ],
-        check=True,
-    )
+    folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
+    sources = [str(folder / "native.c"), str(folder / "session.c")]
+    flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
+    subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
     for seed in (0, 1, 2**64 + 3, 2**128 - 1):
         words = portable.lane_words(lane_generator(seed, 1, 7, 0), 50)
@@ -379,11 +371,14 @@ def _compiler() -> list[str]:
     return command
 
 
+@pytest.mark.parametrize("name", ["native.c", "session.c"])
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
-def test_the_c_source_compiles_without_warnings_as_portable_c11(tmp_path: Path, defines: list[str]) -> None:
+def test_the_c_source_compiles_without_warnings_as_portable_c11(
+    tmp_path: Path, defines: list[str], name: str
+) -> None:
     """No compiler builtin, no extension: the strictest warnings of the compiler that built the package,
     with the compiler's 128-bit integer and without it (as on MSVC)."""
-    source = ROOT / "src" / "hazard" / "sim" / "native.c"
+    source = ROOT / "src" / "hazard" / "sim" / name
     flags = ["-std=c11", "-pedantic-errors", "-Wall", "-Wextra", "-Werror", "-O2", "-c", *defines]
     result = subprocess.run(
         [*_compiler(), *flags, "-o", str(tmp_path / "native.o"), str(source)],

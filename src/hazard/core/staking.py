@@ -1,7 +1,7 @@
 """How a player sets each stake from the last results: flat, martingale or paroli, defined once.
 
 A progression counts *steps*: the stake is the base stake doubled once a step, at most ``cap`` times. The
-simulator's session kernels implement these rules in C (``hazard/sim/native.c``), and the tests hold them to
+simulator's session kernel implements these rules in C (``hazard/sim/session.c``), and the tests hold them to
 this definition; the table's bots stake by it too (:class:`hazard.table.BotBrains`), from each player's run
 of results, which the table keeps.
 

@@ -1,12 +1,12 @@
-"""The simulator's kernels in C (``native.c``), compiled into the package when it is installed, loaded with
-ctypes.
+"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions), compiled into the package when it
+is installed, loaded with ctypes.
 
-setup.py builds ``native.c`` (with ``_module.c``, an empty module around it) as the extension
-``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or checked
-at run time. This module loads that file with ctypes and calls the kernels' C functions directly: they take
-plain arrays and each lane's generator (:class:`~hazard.sim.stream.Lane`), never a Python object, and ctypes
-releases the GIL around each call, so the worker threads run them on every core. Loading takes about a
-millisecond.
+setup.py builds ``native.c`` and ``session.c`` (with ``_module.c``, an empty module around them) as the
+extension ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or
+checked at run time. This module loads that file with ctypes and calls the kernels' C functions directly:
+they take plain arrays and each lane's generator (:class:`~hazard.sim.stream.Lane`), never a Python object,
+and ctypes releases the GIL around each call, so the worker threads run them on every core. Loading takes
+about a millisecond.
 
 Every array is checked here before a call (the C code trusts its arguments), and the constants the C code
 was built with are checked against :mod:`hazard.sim.stream` and :mod:`hazard.sim.tables` when it loads.
@@ -25,7 +25,16 @@ from hazard.core.errors import InvalidError
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, Lane, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["EXTENSION", "Buffer", "NativeKernels", "NativeUnavailable", "library_file", "load"]
+__all__ = [
+    "EXTENSION",
+    "SESSION_MAX_PLAYERS",
+    "SESSION_WORD_BATCH",
+    "Buffer",
+    "NativeKernels",
+    "NativeUnavailable",
+    "library_file",
+    "load",
+]
 
 EXTENSION = "hazard.sim._native"
 """The extension module the build compiles the kernels into."""
@@ -33,6 +42,12 @@ EXTENSION = "hazard.sim._native"
 Buffer = Any
 """What the kernels read and write: any C-contiguous, writable buffer of 8-byte items (an ``array.array``
 of ``q``, ``Q`` or ``d``; a NumPy array of int64, uint64 or float64), checked before each call."""
+
+SESSION_MAX_PLAYERS = 64
+"""The most players the session kernel seats (``MAX_PLAYERS`` in session.c; SessionConfig's most)."""
+SESSION_WORD_BATCH = 32
+"""The words the session kernel draws from a block's stream at a time (``WORD_BATCH`` in session.c): the
+throws are the same however many, but the stream's state after a block is not."""
 
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 _VOID = ctypes.c_void_p
@@ -125,6 +140,15 @@ class NativeKernels:
             raise NativeUnavailable(
                 f"the C kernels in {path} were built from another version of hazard (their constants differ "
                 "from hazard.sim's): install it again"
+            )
+        session_constants = (ctypes.c_uint64 * 7)()
+        library.hazard_session_constants.argtypes = [_u64p]
+        library.hazard_session_constants.restype = None
+        library.hazard_session_constants(session_constants)
+        if list(session_constants) != [*expected[:5], SESSION_MAX_PLAYERS, SESSION_WORD_BATCH]:
+            raise NativeUnavailable(
+                f"the session kernel in {path} was built from another version of hazard (its constants "
+                "differ from hazard.sim's): install it again"
             )
         self._play_lanes = library.hazard_play_lanes
         self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
@@ -236,12 +260,14 @@ class NativeKernels:
         out_stats: Buffer,
     ) -> int:
         """Play the sessions of a block, round by round, with bankrolls and stakes (``settings``: rounds,
-        staking, base stake, progression cap, the most a stake can win), their throws drawn from ``bits``
-        as they are needed; the throws drawn. ``out_bank`` and ``out_ruin`` are (sessions, players),
-        ``out_stats`` (sessions, 7)."""
+        staking, base stake, progression cap, the most a unit stake can win the caster, the stake
+        arrangement), their throws drawn from ``bits`` as they are needed (session.c); the throws drawn.
+        ``out_bank`` and ``out_ruin`` are (sessions, players), ``out_stats`` (sessions, 7)."""
         players = _items(bankrolls)
         sessions = _items(out_bank) // max(players, 1)
-        if players < 1 or _items(out_bank) != sessions * players or _items(net) != _items(rule):
+        if not 1 <= players <= SESSION_MAX_PLAYERS:
+            raise ValueError(f"play_sessions: expected 1 to {SESSION_MAX_PLAYERS} players")
+        if _items(out_bank) != sessions * players or _items(net) != _items(rule):
             raise ValueError("play_sessions: bankrolls, outputs, net and rule do not fit together")
         used = int(
             self._sessions(
@@ -250,7 +276,7 @@ class NativeKernels:
                 int(start),
                 _address(net, "float64"),
                 _address(rule, "int64"),
-                _address(settings, "float64", 5),
+                _address(settings, "float64", 6),
                 _address(bankrolls, "float64"),
                 players,
                 sessions,

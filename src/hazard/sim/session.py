@@ -1,22 +1,31 @@
 """Session studies: a table of players with bankrolls, an evening of rounds, many evenings.
 
-The model, kept simple and stated in full:
+The model is the table's (:mod:`hazard.table`): a session settles every round as the table service
+settles it, and the tests play the same throws through both and compare every bankroll after every round.
+Where the table leaves a choice to its players, the study makes one, the same every round:
 
-- The players sit in a ring, each with the same bankroll; the first casts first. Every other player still
-  at the table is a setter: the caster's stake is covered by the setters in equal shares.
+- The players sit in a ring, each with the same bankroll; the first casts first, and the dice travel round
+  the ring (each player's left-hand neighbour is the next caster).
 - The caster calls the main the table was compiled for (one main, or one at random each round), or throws
   for it where the ruleset says so.
-- The caster's stake follows the staking progression (:mod:`hazard.core.staking`, where each is defined),
-  from a base stake: ``flat`` always the base; ``martingale``
-  doubles after each lost round and returns to the base after a win (at most ``cap`` doublings);
-  ``paroli`` doubles after each win and returns to the base after a loss or after ``cap`` wins in a row.
-  The stake is then cut to what the caster has and to what the setters can pay if the caster wins at the
-  best odds on offer, so no bankroll goes below zero.
-- A round settles under the paytable: the caster wins the stake times the paytable's odds, or loses it;
-  each setter takes the opposite side of an equal share. A throw for the main that passes the dice settles
-  nothing.
-- The dice pass by the ruleset's rule (counted losses in a row, or a thrown main out of range), and also
-  when the caster is ruined. A player whose bankroll falls below the base stake is ruined and leaves.
+- Stakes are laid before each round, by the setters (every other player left), asked in turn from the
+  caster's left, under the ruleset's stake arrangement (:class:`~hazard.core.rules.StakeArrangement`):
+  ``setter-sum``, one setter's sum a round (the first who can lay one); ``bank`` and ``all-against-caster``,
+  every setter who can (a study lays no stake once the chance is set, so the two settle alike).
+- A setter's stake follows his staking progression (:mod:`hazard.core.staking`) from the base stake and his
+  own run of stakes settled the same way (as the table keeps it, and as its setter bots stake:
+  :meth:`hazard.table.BotBrains.stake`): ``flat`` always the base; ``martingale`` a doubling more after each
+  lost stake, back to the base after a win (at most ``cap`` doublings); ``paroli`` a doubling more after
+  each win, back to the base after a loss or after ``cap`` wins in a row.
+- The table takes a stake only where both sides can cover it: the setter what the caster could win on it
+  (the stake times the most a unit stake can win, :meth:`Paytable.most_won`), the caster the stake, on top
+  of the stakes laid against him already. A stake that cannot be covered is cut to the most that can (the
+  study's rule); where the caster has nothing left to cover, the setters after lay nothing.
+- A round settles each stake under the paytable: the caster wins the stake times the paytable's odds from
+  that setter, or loses it to him. A throw for the main that passes the dice settles nothing.
+- The dice pass by the ruleset's rule (counted losses in a row, or a thrown main out of range). A player
+  whose bankroll falls below the base stake is ruined and leaves the table after the round (the study's
+  rule); a caster who leaves hands the dice on, as at the table.
 - A session ends after its rounds, or when fewer than two players are left.
 
 >>> from hazard.core.rulesets import find_ruleset
@@ -42,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hazard.core.paytable import Paytable
+from hazard.core.rules import Ruleset, StakeArrangement
 from hazard.core.rulesets import settling_paytable
 from hazard.core.staking import Staking
 from hazard.sim.backend import backend
@@ -61,11 +71,18 @@ __all__ = [
     "SessionRows",
     "SessionTally",
     "Staking",
+    "played_ruleset",
     "simulate_sessions",
 ]
 
 _STAKING_CODE = {Staking.FLAT: 0, Staking.MARTINGALE: 1, Staking.PAROLI: 2}
 """How the kernels name each progression of :mod:`hazard.core.staking` (whose rules they implement)."""
+_ARRANGEMENT_CODE = {
+    StakeArrangement.BANK: 0,
+    StakeArrangement.SETTER_SUM: 1,
+    StakeArrangement.ALL_AGAINST_CASTER: 2,
+}
+"""How the kernels name each stake arrangement (1: one setter a round; else every setter who can)."""
 
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -94,7 +111,7 @@ class SessionRows:
     setters_take: npt.NDArray[np.float64]
     """What the setters won from the casters, per session (negative: the casters won)."""
     staked: npt.NDArray[np.float64]
-    """What the casters staked, per session."""
+    """What the setters staked against the casters in the rounds settled, per session."""
     throws: int
 
     @property
@@ -203,7 +220,7 @@ class SessionTally:
     setters_take: float
     """What the setters won from the casters, in all (negative: the casters won)."""
     staked: float
-    """What the casters staked, in all."""
+    """What the setters staked against the casters in the rounds settled, in all."""
     first_bankroll: Tally
     """The first player's final bankroll, a value per session."""
     all_bankrolls: Tally
@@ -244,7 +261,7 @@ class SessionTally:
 
     @property
     def take_per_unit(self) -> float:
-        """The setters' take per unit the casters staked: the edge the table saw."""
+        """The setters' take per unit staked: the edge the table saw."""
         return self.setters_take / self.staked if self.staked else math.nan
 
     def ruin_curve(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
@@ -364,14 +381,19 @@ def _nets(table: CompiledRules, paytable: Paytable | None) -> array[float]:
 
 
 def _most_won(table: CompiledRules, paytable: Paytable | None) -> float:
-    """What a setter must cover per unit the caster stakes: :meth:`Paytable.most_won` of what is played.
+    """What a setter covers per unit he stakes: :meth:`Paytable.most_won` of what is played (as the table's
+    :attr:`~hazard.table.Table.most_won` of the ruleset it plays).
 
-    A table compiled for one main plays only that main's row, so only its odds count. Never 0: the
-    kernels divide by it (a ruleset in which the caster can win nothing needs no cover at all).
+    A table compiled for one main plays only that main's row (:func:`on_main`), so only its odds count.
     """
     chosen = settling_paytable(paytable)
-    played = table.ruleset if table.main is None else on_main(table.ruleset, table.main)
-    return max(float(chosen.most_won(played)), 1e-9)
+    return float(chosen.most_won(played_ruleset(table)))
+
+
+def played_ruleset(table: CompiledRules) -> Ruleset:
+    """The ruleset a session at ``table`` plays: a table compiled for one main plays that main every round
+    (:func:`on_main`), else the ruleset itself. A table of :mod:`hazard.table` playing it settles the same."""
+    return table.ruleset if table.main is None else on_main(table.ruleset, table.main)
 
 
 def _player(
@@ -383,7 +405,14 @@ def _player(
     net = _nets(table, paytable)
     cover = _most_won(table, paytable)
     settings = np.array(
-        [config.rounds, _STAKING_CODE[config.staking], config.stake, config.progression_cap, cover],
+        [
+            config.rounds,
+            _STAKING_CODE[config.staking],
+            config.stake,
+            config.progression_cap,
+            cover,
+            _ARRANGEMENT_CODE[table.ruleset.stakes],
+        ],
         dtype=np.float64,
     )
     per_block = block_sessions(config.rounds)

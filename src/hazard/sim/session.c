@@ -1,0 +1,248 @@
+/*
+ * The session kernel in C: whole evenings at a table, settled as the table service settles them
+ * (hazard/sim/session.py states the model; hazard.table's rules are the model's source). The tests hold
+ * it, bit for bit, to the plain-Python reference (tests/sim_reference.py), and hold both to hazard.table
+ * itself, bankroll by bankroll after every round (tests/sim/test_sim_table_sessions.py).
+ *
+ * Its own file beside native.c (the round kernels), compiled into the same library by setup.py. It draws
+ * its words through native.c's hazard_lane_words (the one generator), a batch at a time, and turns each
+ * accepted word into its 11 base-36 digits ahead of the rounds that use them, so that no division waits in
+ * a round's chain of table look-ups. Floating point: every operation in the order the reference performs
+ * it, built without fused multiply-adds (setup.py), so the results round the same on every build.
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define EXPORT __attribute__((visibility("default")))
+#else
+#define EXPORT
+#endif
+
+/* As native.c has them; native.py checks this file's against Python's (hazard_session_constants). */
+typedef struct {
+    uint64_t state_high, state_low, inc_high, inc_low;
+} hazard_lane;
+
+void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);
+
+#define DIGITS_PER_WORD 11
+#define M11 131621703842267136ULL         /* 36**11 */
+#define M6 2176782336ULL                  /* 36**6: a word's low six digits, and its high five, fit 32 bits */
+#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11 */
+#define NEXT_MASK 0xFFFFULL
+#define THROW_BIT 16
+#define CODE_SHIFT 17
+#define WORD_BATCH 32 /* words drawn at a time: the reference draws them so too */
+#define MAX_PLAYERS 64 /* SessionConfig's most players */
+#define STATS 7
+
+EXPORT void hazard_session_constants(uint64_t *out) {
+    out[0] = DIGITS_PER_WORD;
+    out[1] = WORD_LIMIT;
+    out[2] = NEXT_MASK;
+    out[3] = THROW_BIT;
+    out[4] = CODE_SHIFT;
+    out[5] = MAX_PLAYERS;
+    out[6] = WORD_BATCH;
+}
+
+/* A block's throws as they are needed: each accepted word of its stream gives 11 throws, lowest base-36
+ * digit first (the same throws as native.c's loops take from the same words). */
+typedef struct {
+    hazard_lane *bits;
+    unsigned char digits[WORD_BATCH * DIGITS_PER_WORD];
+    int n, i;
+} throws_t;
+
+static void refill(throws_t *source) {
+    uint64_t raw[WORD_BATCH];
+    int n = 0;
+    while (n == 0) { /* a batch of rejected words alone (never seen) would leave nothing: draw again */
+        hazard_lane_words(source->bits, raw, WORD_BATCH);
+        for (int w = 0; w < WORD_BATCH; w++) {
+            if (raw[w] >= WORD_LIMIT) {
+                continue;
+            }
+            uint64_t x = raw[w] % M11;
+            uint32_t low = (uint32_t)(x % M6), high = (uint32_t)(x / M6);
+            for (int k = 0; k < 6; k++) {
+                source->digits[n++] = (unsigned char)(low % 36);
+                low /= 36;
+            }
+            for (int k = 0; k < 5; k++) {
+                source->digits[n++] = (unsigned char)(high % 36);
+                high /= 36;
+            }
+        }
+    }
+    source->n = n;
+    source->i = 0;
+}
+
+/* The steps a player's run of stakes settled the same way comes to (hazard.core.staking's StakingPlan.steps):
+ * 0 flat, 1 martingale (losses in a row), 2 paroli (wins in a row, back to none after `cap`). */
+static inline int64_t steps_of(int64_t staking, int64_t cap, int64_t run) {
+    if (staking == 1) {
+        return run < 0 ? -run : 0;
+    }
+    if (staking == 2) {
+        return run > 0 ? run % cap : 0;
+    }
+    return 0;
+}
+
+/* The sessions of a block, their throws drawn from `bits` as they are needed; return the throws drawn.
+ * out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings is [rounds, staking,
+ * base stake, progression cap, most won, arrangement] (arrangement 1: one setter's sum; else every
+ * setter against the caster). Returns -1 for more than MAX_PLAYERS players. */
+EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict entries, int64_t start,
+                                    const double *restrict net, const int64_t *restrict rule,
+                                    const double *restrict settings, const double *restrict bankrolls,
+                                    int64_t players, int64_t sessions, double *restrict out_bank,
+                                    int64_t *restrict out_ruin, double *restrict out_stats) {
+    const int64_t rounds = (int64_t)settings[0];
+    const int64_t staking = (int64_t)settings[1];
+    const double base = settings[2];
+    const int64_t cap = (int64_t)settings[3];
+    const double most_won = settings[4];
+    const int one_setter = settings[5] == 1.0;
+    const int64_t after = rule[0];
+    if (players < 1 || players > MAX_PLAYERS) {
+        return -1;
+    }
+    double stake_of[31]; /* the base doubled k times, k up to the cap (hazard.core.staking's MAX_CAP) */
+    for (int64_t k = 0; k <= cap && k <= 30; k++) {
+        stake_of[k] = base * (double)((int64_t)1 << k);
+    }
+    throws_t source;
+    source.bits = bits;
+    source.n = source.i = 0;
+    int64_t pos = 0;
+    double bank[MAX_PLAYERS], amount[MAX_PLAYERS];
+    int64_t run[MAX_PLAYERS], seat[MAX_PLAYERS], setter[MAX_PLAYERS];
+    for (int64_t s = 0; s < sessions; s++) {
+        int64_t *ruin = out_ruin + s * players;
+        int64_t seated = players, at = 0; /* seat[0..seated) the players left, in turn; seat[at] casts */
+        for (int64_t p = 0; p < players; p++) {
+            bank[p] = bankrolls[p];
+            run[p] = 0;
+            seat[p] = p;
+            ruin[p] = -1;
+        }
+        int64_t streak = 0, kept = 0, played = 0, hands = 0, throws = 0;
+        double hand_rounds = 0.0, hand_squares = 0.0, take = 0.0, staked = 0.0;
+        for (int64_t r = 0; r < rounds && seated >= 2; r++) {
+            const int64_t caster = seat[at];
+            /* the stakes, laid before the round: each setter in turn from the caster's left */
+            double free = bank[caster];
+            int64_t laid = 0;
+            for (int64_t k = 1; k < seated; k++) {
+                if (one_setter && laid > 0) {
+                    break;
+                }
+                int64_t p = seat[(at + k) % seated];
+                int64_t steps = steps_of(staking, cap, run[p]);
+                double want = stake_of[steps < cap ? steps : cap];
+                double lay = want;
+                if (want * most_won > bank[p]) { /* the most he can cover, its cover no more than he has */
+                    lay = bank[p] / most_won;
+                    while (lay * most_won > bank[p]) {
+                        lay = nextafter(lay, 0.0);
+                    }
+                }
+                lay = free < lay ? free : lay;
+                if (lay > 0.0) {
+                    setter[laid] = p;
+                    amount[laid] = lay;
+                    laid += 1;
+                    free -= lay;
+                }
+            }
+            uint64_t offset = (uint64_t)start, entry;
+            int64_t used = 0;
+            do {
+                if (source.i == source.n) {
+                    refill(&source);
+                }
+                entry = entries[offset + source.digits[source.i++]];
+                used += 1;
+                throws += (int64_t)((entry >> THROW_BIT) & 1);
+                offset = entry & NEXT_MASK;
+            } while ((entry >> CODE_SHIFT) == 0);
+            pos += used;
+            const int64_t code = (int64_t)(entry >> CODE_SHIFT);
+            const int64_t flags = rule[code];
+            int passed = 0;
+            if (flags & 4) {
+                passed = 1; /* no main: nothing settles, the stakes are taken back */
+            } else {
+                played += 1;
+                kept += 1;
+                for (int64_t w = 0; w < laid; w++) {
+                    int64_t p = setter[w];
+                    double won = net[code] * amount[w];
+                    bank[caster] += won;
+                    bank[p] -= won;
+                    take -= won;
+                    staked += amount[w];
+                    if (won < 0.0) { /* the setter won: a run of wins goes on, or one begins */
+                        run[p] = run[p] > 0 ? run[p] + 1 : 1;
+                    } else if (won > 0.0) {
+                        run[p] = run[p] < 0 ? run[p] - 1 : -1;
+                    }
+                }
+                if (flags & 1) {
+                    streak = 0;
+                } else if (flags & 2) {
+                    streak += 1;
+                    passed = streak >= after;
+                }
+            }
+            if (passed) {
+                hands += 1;
+                hand_rounds += (double)kept;
+                hand_squares += (double)(kept * kept);
+            }
+            /* the ruined leave; the dice go to the next player left after the caster when they pass or
+             * he leaves */
+            int64_t left = 0, next_at = -1;
+            for (int64_t j = 0; j < seated; j++) {
+                int64_t p = seat[j];
+                if (j == at) {
+                    next_at = left;
+                }
+                if (bank[p] < base) {
+                    ruin[p] = r;
+                    continue;
+                }
+                seat[left++] = p;
+            }
+            int caster_left = bank[caster] < base;
+            if (passed || caster_left) {
+                streak = 0;
+                kept = 0;
+            }
+            if (left > 0) {
+                at = caster_left ? next_at % left : (next_at + passed) % left;
+            }
+            seated = left;
+        }
+        for (int64_t p = 0; p < players; p++) {
+            out_bank[s * players + p] = bank[p];
+        }
+        double *row = out_stats + s * STATS;
+        row[0] = (double)played;
+        row[1] = (double)hands;
+        row[2] = hand_rounds;
+        row[3] = hand_squares;
+        row[4] = take;
+        row[5] = staked;
+        row[6] = (double)throws;
+    }
+    return pos;
+}
