@@ -15,7 +15,6 @@ same throws and require the same answer. They take their arrays positionally, as
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ import numpy as np
 from hazard.core.staking import StakingPlan
 from hazard.sim.native import SESSION_WORD_BATCH
 from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, pair_tables
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_generator, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "session_rows", "tally"]
@@ -231,20 +230,23 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
 ):
     """Play the sessions of a block, their throws drawn from ``bits`` as needed; return the throws drawn.
 
-    ``net`` is the caster's net per unit staked, by outcome code; ``rule`` is as for :func:`tally`.
-    ``settings`` is ``[rounds, staking, base stake, progression cap, most won, arrangement]`` (staking: 0
-    flat, 1 martingale, 2 paroli; arrangement 1: one setter's sum a round, else every setter who can).
-    ``bankrolls`` holds each player's starting bankroll. For session ``s``: ``out_bank[s]`` the final
-    bankrolls, ``out_ruin[s]`` the round each player was ruined in (-1: never), and ``out_stats[s]``
-    ``[rounds played, hands passed by the rule, rounds in them, their squares, setters' take, total staked,
-    throws]``. The model is hazard.sim.session's, written plainly: the seats left as a list in turn.
+    Money is counted in grains, the base stake being ``grain`` of them: ``bankrolls`` (each player's at the
+    start) and ``net`` (the caster's net by outcome code, per base stake) are in grains; what comes out is
+    in units. ``rule`` is as for :func:`tally`. ``settings`` is ``[rounds, staking, grain, progression cap,
+    most won (grains per base stake), arrangement, base stake]`` (staking: 0 flat, 1 martingale, 2 paroli;
+    arrangement 1: one setter's sum a round, else every setter who can). For session ``s``:
+    ``out_bank[s]`` the final bankrolls, ``out_ruin[s]`` the round each player was ruined in (-1: never),
+    and ``out_stats[s]`` ``[rounds played, hands passed by the rule, rounds in them, their squares,
+    setters' take, total staked, throws]``. The model is hazard.sim.session's, written plainly: the seats
+    left a list in turn, each stake as a multiple of the base.
     """
     rounds = int(settings[0])
     staking = {code: kind for kind, code in _STAKING_CODE.items()}[int(settings[1])]
-    base = float(settings[2])
+    grain = float(settings[2])
     plan = StakingPlan(staking, int(settings[3]) or None)  # flat has no cap: its own default, 0
     most_won = float(settings[4])
     one_setter = settings[5] == 1
+    unit = float(settings[6])
     after = rule[0]
     players = bankrolls.shape[0]
     throws_drawn = _throws(bits)
@@ -263,20 +265,18 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
                 break
             caster = seats[at]
             free = bank[caster]
-            wagers: list[tuple[int, float]] = []
+            wagers: list[tuple[int, float]] = []  # (setter, his stake as a multiple of the base)
             for k in range(1, len(seats)):
                 if one_setter and wagers:
                     break
                 p = seats[(at + k) % len(seats)]
-                lay = base * plan.multiple(plan.steps(run[p]))
-                if lay * most_won > bank[p]:  # the most he can cover, its cover no more than he has
-                    lay = bank[p] / most_won
-                    while lay * most_won > bank[p]:
-                        lay = math.nextafter(lay, 0.0)
-                lay = min(lay, free)
-                if lay > 0:
-                    wagers.append((p, lay))
-                    free -= lay
+                # his progression's stake, or the largest smaller one both sides can cover, or none
+                for steps in range(min(plan.steps(run[p]), plan.limit), -1, -1):
+                    times = float(plan.multiple(steps))
+                    if most_won * times <= bank[p] and grain * times <= free:
+                        wagers.append((p, times))
+                        free -= grain * times
+                        break
             offset = np.uint64(start)
             code = np.int64(0)
             while code == 0:
@@ -292,12 +292,12 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
             else:
                 played += 1
                 kept += 1
-                for p, lay in wagers:
-                    won = float(net[code]) * lay
+                for p, times in wagers:
+                    won = float(net[code]) * times
                     bank[caster] += won
                     bank[p] -= won
                     take -= won
-                    staked += lay
+                    staked += grain * times
                     # the setter's run as the table keeps it: he won what the caster lost
                     if won < 0:
                         run[p] = run[p] + 1 if run[p] > 0 else 1
@@ -313,20 +313,28 @@ def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917
                 hand_rounds += kept
                 hand_squares += kept * kept
             for p in seats:
-                if bank[p] < base:
+                if bank[p] < grain:
                     out_ruin[s, p] = r
-            left = [p for p in seats if bank[p] >= base]
-            gone = bank[caster] < base
+            left = [p for p in seats if bank[p] >= grain]
+            gone = bank[caster] < grain
             if passed or gone:
                 streak = kept = 0
             if left:
                 # the dice go to the next player left after the caster: they pass, or he leaves
-                behind = sum(1 for p in seats[:at] if bank[p] >= base)
+                behind = sum(1 for p in seats[:at] if bank[p] >= grain)
                 at = behind % len(left) if gone else (behind + passed) % len(left)
             seats = left
         for p in range(players):
-            out_bank[s, p] = bank[p]
-        out_stats[s] = [played, hands, hand_rounds, hand_squares, take, staked, throws]
+            out_bank[s, p] = bank[p] / grain * unit
+        out_stats[s] = [
+            played,
+            hands,
+            hand_rounds,
+            hand_squares,
+            take / grain * unit,
+            staked / grain * unit,
+            throws,
+        ]
     return pos
 
 
@@ -368,6 +376,10 @@ class ReferenceKernels:
     def add(into: Any, counts: Any, ways: int) -> None:
         total = _view(into, np.int64)
         total += _view(counts, np.int64, ways, len(total)).sum(axis=0)
+
+    @staticmethod
+    def session_lane(seed: int, kind: int, block: int, lane: int) -> Any:
+        return lane_generator(seed, kind, block, lane)
 
     @staticmethod
     def play_sessions(bits: Any, entries: Any, start: int, *arrays: Any) -> int:

@@ -35,7 +35,7 @@ from hazard.sim import (
     simulate_sessions,
 )
 from hazard.sim.backend import Kernels, backend
-from hazard.sim.session import _most_won, _nets
+from hazard.sim.session import _in_grains
 from hazard.sim.stream import (
     BLOCK_ROUNDS,
     BLOCK_SESSIONS,
@@ -188,11 +188,10 @@ def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
 @pytest.mark.parametrize("staking", [0, 1, 2])
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
     table = compile_rules(ruleset)
-    net = _nets(table, paytable_for(ruleset))
-    cover = _most_won(table, paytable_for(ruleset))
+    grain, net, cover = _in_grains(table, paytable_for(ruleset))
     # every arrangement on every ruleset, whichever the ruleset's own: one setter's sum, or every setter
     arrangement = (staking + len(ruleset.id)) % 3
-    settings_ = np.array([60, staking, 1.0, 3, cover, arrangement], dtype=np.float64)
+    settings_ = np.array([60, staking, grain, 3, cover, arrangement, 1.0], dtype=np.float64)
     results = []
     for kernels in (NATIVE, REFERENCE):
         bank = np.zeros((5, 3))
@@ -201,12 +200,22 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
         bits = lane_generator(1, 1, 0, 0)
         used = kernels.play_sessions(
             bits, table.entries, table.start * 36, net, table.passing_rule(), settings_,
-            np.full(3, 12.0), bank, ruin, stats,
+            np.full(3, 12.0 * grain), bank, ruin, stats,
         )  # fmt: skip
         results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist(), lane_words(bits, 1)))
     assert results[0] == results[1]  # the same throws drawn, to the last word
     assert results[0][0] > 0
     assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**32, 2**64 - 1, 2**64 + 3, 2**128 - 1])
+def test_a_session_lane_seeded_in_c_is_the_streams_own(seed: int) -> None:
+    """The session kernel seeds its block's lane in C: the same generator as SeedSequence gives."""
+    for key in [(1, 0, 0), (1, 5, 0), (0, 2**32, 1), (1, 2**64 - 1, 0)]:
+        assert NATIVE.session_lane(seed, *key).state_low == lane_generator(seed, *key).state_low
+        assert lane_words(NATIVE.session_lane(seed, *key), 3) == lane_words(lane_generator(seed, *key), 3)
+    with pytest.raises(ValueError, match="spawn key"):
+        NATIVE.session_lane(seed, 1, 2**64, 0)
 
 
 def test_the_sessions_play_the_streams_throws_in_order() -> None:
@@ -217,7 +226,7 @@ def test_the_sessions_play_the_streams_throws_in_order() -> None:
     stats = np.zeros((1, 7))
     used = NATIVE.play_sessions(
         bits, table.entries, table.start * 36, np.zeros(table.codes), table.passing_rule(),
-        np.array([300, 0, 1.0, 0, 1.0, 0]), np.full(2, 1e9), np.zeros((1, 2)),
+        np.array([300, 0, 1.0, 0, 1.0, 0, 1.0]), np.full(2, 1e9), np.zeros((1, 2)),
         np.zeros((1, 2), dtype=np.int64), stats,
     )  # fmt: skip
     digits = reference_digits(4, 1, 2, 0, used // 11 + 2)

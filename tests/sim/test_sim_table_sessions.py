@@ -38,25 +38,24 @@ def _throws(seed_: int) -> Iterator[int]:
             yield from digits_of_word(word)
 
 
-def _lay_stakes(table: Table, config: SessionConfig, names: list[str]) -> Table:
+def _lay_stakes(table: Table, config: SessionConfig) -> Table:
     """The study's stakes, laid at the table: each setter in turn from the caster's left lays his
-    progression's stake, cut to what he and the caster can cover; one setter only for a setter's sum."""
+    progression's stake, or the largest smaller one (halving down to the base) that both he and the caster
+    can cover, or nothing; one setter only for a setter's sum."""
     caster = table.caster
     assert caster is not None
     plan = StakingPlan(config.staking, config.cap)
-    base = Fraction(config.stake)
     laid = 0
     setter = table.next_after(caster)
     while setter != caster:
         if table.stakes is StakeArrangement.SETTER_SUM and laid:
             break
-        lay = base * plan.multiple(plan.steps(table.player(setter).run))
-        if lay * table.most_won > table.available(setter):
-            lay = table.available(setter) / table.most_won
-        lay = min(lay, table.available(caster))
-        if lay > 0:
-            table, _ = apply_action(table, Stake(setter, lay), by=Actor.player(setter))
-            laid += 1
+        for steps in range(min(plan.steps(table.player(setter).run), plan.limit), -1, -1):
+            stake = Fraction(config.stake) * plan.multiple(steps)
+            if stake * table.most_won <= table.available(setter) and stake <= table.available(caster):
+                table, _ = apply_action(table, Stake(setter, stake), by=Actor.player(setter))
+                laid += 1
+                break
         setter = table.next_after(setter)
     return table
 
@@ -98,7 +97,7 @@ def _at_the_table(
     after: list[tuple[list[Fraction], list[int]]] = []
     for r in range(config.rounds):
         if len(table.players) >= 2:
-            table = _lay_stakes(table, config, names)
+            table = _lay_stakes(table, config)
             table = _play_round(table, compiled, throws)
             for player in table.players:
                 bank[names.index(player.name)] = player.bankroll
@@ -123,11 +122,11 @@ def _same_as_the_table(compiled: CompiledRules, config: SessionConfig, seed_: in
         kernel_bank, kernel_ruin = _in_the_kernel(compiled, config, seed_, k)
         where = f"after round {k - 1}"
         assert kernel_ruin == ruin, where
-        assert kernel_bank == pytest.approx([float(b) for b in bank], rel=1e-12, abs=1e-12), where
+        assert kernel_bank == [float(b) for b in bank], where  # exact: the kernel counts in whole grains
 
 
 def _small_sessions() -> st.SearchStrategy[SessionConfig]:
-    """Sessions short and poor enough that stakes are cut and players are ruined within a few rounds."""
+    """Sessions short and poor enough that stakes are cut back and players ruined within a few rounds."""
     return st.builds(
         SessionConfig,
         sessions=st.just(1),

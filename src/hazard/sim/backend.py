@@ -43,6 +43,8 @@ class Kernels(Protocol):
 
     def add(self, into: Buffer, counts: Buffer, ways: int) -> None: ...
 
+    def session_lane(self, seed: int, kind: int, block: int, lane: int) -> Lane: ...
+
     def play_sessions(  # noqa: PLR0917
         self,
         bits: Lane,

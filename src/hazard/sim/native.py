@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hazard.core.errors import InvalidError
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, Lane, pair_tables
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, Lane, check_seed, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = [
@@ -49,6 +49,7 @@ SESSION_WORD_BATCH = 32
 """The words the session kernel draws from a block's stream at a time (``WORD_BATCH`` in session.c): the
 throws are the same however many, but the stream's state after a block is not."""
 
+_MASK64 = (1 << 64) - 1
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 _VOID = ctypes.c_void_p
 _I64 = ctypes.c_int64
@@ -159,6 +160,9 @@ class NativeKernels:
         self._sessions = library.hazard_play_sessions
         self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
         self._sessions.restype = _I64
+        self._session_lane = library.hazard_session_lane
+        self._session_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
+        self._session_lane.restype = None
         self._add = library.hazard_add
         self._add.argtypes = [_VOID, _VOID, _I64, _I64]
         self._add.restype = None
@@ -240,6 +244,16 @@ class NativeKernels:
         n = _items(into)
         self._add(_address(into, "int64"), _address(counts, "int64", n * ways), n, int(ways))
 
+    def session_lane(self, seed: int, kind: int, block: int, lane: int) -> Lane:
+        """The generator of one lane of one block, seeded in C: the same as
+        :func:`~hazard.sim.stream.lane_generator` gives, in a fraction of the time."""
+        check_seed(seed)
+        if not all(0 <= key < 2**64 for key in (kind, block, lane)):
+            raise ValueError("session_lane: each spawn key must be from 0 to 2**64 - 1")
+        out = Lane()
+        self._session_lane(seed >> 64, seed & _MASK64, kind, block, lane, ctypes.addressof(out))
+        return out
+
     def lane_words(self, lane: Lane, n: int) -> list[int]:
         """The next ``n`` words of a lane's generator, drawn in C."""
         out = (ctypes.c_uint64 * max(n, 0))()
@@ -259,9 +273,11 @@ class NativeKernels:
         out_ruin: Buffer,
         out_stats: Buffer,
     ) -> int:
-        """Play the sessions of a block, round by round, with bankrolls and stakes (``settings``: rounds,
-        staking, base stake, progression cap, the most a unit stake can win the caster, the stake
-        arrangement), their throws drawn from ``bits`` as they are needed (session.c); the throws drawn.
+        """Play the sessions of a block, round by round, with bankrolls and stakes, their throws drawn from
+        ``bits`` as they are needed (session.c); the throws drawn. Money goes in as grains (``bankrolls``;
+        ``net``, the caster's net by outcome code, in grains per base stake), and comes out in units.
+        ``settings``: rounds, staking, the grain (grains in the base stake), progression cap, the most a
+        base stake can win the caster (in grains), the stake arrangement, the base stake (in units).
         ``out_bank`` and ``out_ruin`` are (sessions, players), ``out_stats`` (sessions, 7)."""
         players = _items(bankrolls)
         sessions = _items(out_bank) // max(players, 1)
@@ -276,7 +292,7 @@ class NativeKernels:
                 int(start),
                 _address(net, "float64"),
                 _address(rule, "int64"),
-                _address(settings, "float64", 6),
+                _address(settings, "float64", 7),
                 _address(bankrolls, "float64"),
                 players,
                 sessions,

@@ -51,6 +51,91 @@ EXPORT void hazard_session_constants(uint64_t *out) {
     out[6] = WORD_BATCH;
 }
 
+/* A whole number's 32-bit words, lowest first (0 is one word), as SeedSequence reads its entropy: `high`
+ * and `low` its two 64-bit halves (a seed is below 2^128; a spawn key below 2^64, high 0). */
+static int words32(uint64_t high, uint64_t low, uint32_t *out) {
+    int n = 0;
+    do {
+        out[n++] = (uint32_t)low;
+        low = (low >> 32) | (high << 32);
+        high >>= 32;
+    } while (low != 0 || high != 0);
+    return n;
+}
+
+#define SEED_INIT_A 0x43B0D7E5U
+#define SEED_MULT_A 0x931E8875U
+#define SEED_INIT_B 0x8B51F9DDU
+#define SEED_MULT_B 0x58F38DEDU
+#define SEED_MIX_LEFT 0xCA01F9DDU
+#define SEED_MIX_RIGHT 0x4973F715U
+#define SEED_POOL 4
+
+static inline uint32_t hashmix(uint32_t value, uint32_t *hash_const) {
+    value ^= *hash_const;
+    *hash_const *= SEED_MULT_A;
+    value *= *hash_const;
+    return value ^ (value >> 16);
+}
+
+static inline uint32_t mix(uint32_t x, uint32_t y) {
+    uint32_t result = SEED_MIX_LEFT * x - SEED_MIX_RIGHT * y;
+    return result ^ (result >> 16);
+}
+
+/* The generator of lane `lane` of block `block` of stream `kind` from the seed (high and low halves): PCG64
+ * seeded as NumPy seeds it from SeedSequence(seed, spawn_key=(kind, block, lane)), as
+ * hazard.sim.stream.lane_generator computes it in Python (the tests hold the two together). Here so that a
+ * block of sessions is not kept waiting on Python's arithmetic: 30 microseconds there, a fraction of one
+ * here. */
+EXPORT void hazard_session_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block,
+                                uint64_t lane, hazard_lane *out) {
+    uint32_t entropy[4 + 3 * 2];
+    int n = words32(seed_high, seed_low, entropy);
+    while (n < SEED_POOL) { /* a spawn key follows: the seed's words are padded to the pool */
+        entropy[n++] = 0;
+    }
+    const uint64_t keys[3] = {kind, block, lane};
+    for (int k = 0; k < 3; k++) {
+        n += words32(0, keys[k], entropy + n);
+    }
+    uint32_t hash_const = SEED_INIT_A, pool[SEED_POOL];
+    for (int i = 0; i < SEED_POOL; i++) {
+        pool[i] = hashmix(entropy[i], &hash_const);
+    }
+    for (int source = 0; source < SEED_POOL; source++) {
+        for (int target = 0; target < SEED_POOL; target++) {
+            if (source != target) {
+                pool[target] = mix(pool[target], hashmix(pool[source], &hash_const));
+            }
+        }
+    }
+    for (int source = SEED_POOL; source < n; source++) {
+        for (int target = 0; target < SEED_POOL; target++) {
+            pool[target] = mix(pool[target], hashmix(entropy[source], &hash_const));
+        }
+    }
+    hash_const = SEED_INIT_B;
+    uint32_t state[8];
+    for (int i = 0; i < 8; i++) {
+        uint32_t value = pool[i % SEED_POOL] ^ hash_const;
+        hash_const *= SEED_MULT_B;
+        value *= hash_const;
+        state[i] = value ^ (value >> 16);
+    }
+    uint64_t words[4];
+    for (int i = 0; i < 4; i++) {
+        words[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
+    }
+    /* PCG's seeding: the increment from the sequence, the state a step from 0, the start added, a step */
+    out->inc_high = (words[2] << 1) | (words[3] >> 63);
+    out->inc_low = (words[3] << 1) | 1;
+    out->state_low = out->inc_low + words[1];
+    out->state_high = out->inc_high + words[0] + (out->state_low < out->inc_low);
+    uint64_t step;
+    hazard_lane_words(out, &step, 1);
+}
+
 /* A block's throws as they are needed: each accepted word of its stream gives 11 throws, lowest base-36
  * digit first (the same throws as native.c's loops take from the same words). */
 typedef struct {
@@ -97,9 +182,17 @@ static inline int64_t steps_of(int64_t staking, int64_t cap, int64_t run) {
 }
 
 /* The sessions of a block, their throws drawn from `bits` as they are needed; return the throws drawn.
- * out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); settings is [rounds, staking,
- * base stake, progression cap, most won, arrangement] (arrangement 1: one setter's sum; else every
- * setter against the caster). Returns -1 for more than MAX_PLAYERS players. */
+ *
+ * Money is counted in grains: the base stake is `grain` of them, and `grain` is a multiple of every odds'
+ * denominator, so every stake (the base doubled) and every sum a stake pays (`net` is in grains per base
+ * stake) is a whole number of grains, exact in a double below 2^53: the kernel decides each cover and each
+ * ruin as the table's exact fractions do. out_bank, and the take and the stakes in out_stats, are turned
+ * back into units at the end.
+ *
+ * out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); bankrolls are in grains;
+ * settings is [rounds, staking, grain, progression cap, most won (grains per base stake), arrangement,
+ * base stake (units)] (arrangement 1: one setter's sum; else every setter against the caster). Returns -1
+ * for more than MAX_PLAYERS players. */
 EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict entries, int64_t start,
                                     const double *restrict net, const int64_t *restrict rule,
                                     const double *restrict settings, const double *restrict bankrolls,
@@ -107,23 +200,24 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                                     int64_t *restrict out_ruin, double *restrict out_stats) {
     const int64_t rounds = (int64_t)settings[0];
     const int64_t staking = (int64_t)settings[1];
-    const double base = settings[2];
+    const double grain = settings[2];
     const int64_t cap = (int64_t)settings[3];
     const double most_won = settings[4];
     const int one_setter = settings[5] == 1.0;
+    const double unit = settings[6];
     const int64_t after = rule[0];
-    if (players < 1 || players > MAX_PLAYERS) {
+    if (players < 1 || players > MAX_PLAYERS || cap < 0 || cap > 30) {
         return -1;
     }
-    double stake_of[31]; /* the base doubled k times, k up to the cap (hazard.core.staking's MAX_CAP) */
-    for (int64_t k = 0; k <= cap && k <= 30; k++) {
-        stake_of[k] = base * (double)((int64_t)1 << k);
+    double doubled[31]; /* the base doubled k times, k up to the cap (hazard.core.staking's MAX_CAP) */
+    for (int64_t k = 0; k <= cap; k++) {
+        doubled[k] = (double)((int64_t)1 << k);
     }
     throws_t source;
     source.bits = bits;
     source.n = source.i = 0;
     int64_t pos = 0;
-    double bank[MAX_PLAYERS], amount[MAX_PLAYERS];
+    double bank[MAX_PLAYERS], times[MAX_PLAYERS];
     int64_t run[MAX_PLAYERS], seat[MAX_PLAYERS], setter[MAX_PLAYERS];
     for (int64_t s = 0; s < sessions; s++) {
         int64_t *ruin = out_ruin + s * players;
@@ -138,29 +232,25 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
         double hand_rounds = 0.0, hand_squares = 0.0, take = 0.0, staked = 0.0;
         for (int64_t r = 0; r < rounds && seated >= 2; r++) {
             const int64_t caster = seat[at];
-            /* the stakes, laid before the round: each setter in turn from the caster's left */
+            /* the stakes, laid before the round: each setter in turn from the caster's left lays his
+             * progression's stake, or the largest smaller one (halving down to the base) that both he and
+             * the caster can cover, or nothing */
             double free = bank[caster];
             int64_t laid = 0;
-            for (int64_t k = 1; k < seated; k++) {
-                if (one_setter && laid > 0) {
-                    break;
-                }
-                int64_t p = seat[(at + k) % seated];
+            int64_t j_at = at;
+            for (int64_t k = 1; k < seated && !(one_setter && laid > 0); k++) {
+                j_at = j_at + 1 == seated ? 0 : j_at + 1; /* no division: it would cost more than the round */
+                int64_t p = seat[j_at];
                 int64_t steps = steps_of(staking, cap, run[p]);
-                double want = stake_of[steps < cap ? steps : cap];
-                double lay = want;
-                if (want * most_won > bank[p]) { /* the most he can cover, its cover no more than he has */
-                    lay = bank[p] / most_won;
-                    while (lay * most_won > bank[p]) {
-                        lay = nextafter(lay, 0.0);
+                for (int64_t j = steps < cap ? steps : cap; j >= 0; j--) {
+                    double stake = grain * doubled[j];
+                    if (most_won * doubled[j] <= bank[p] && stake <= free) {
+                        setter[laid] = p;
+                        times[laid] = doubled[j];
+                        laid += 1;
+                        free -= stake;
+                        break;
                     }
-                }
-                lay = free < lay ? free : lay;
-                if (lay > 0.0) {
-                    setter[laid] = p;
-                    amount[laid] = lay;
-                    laid += 1;
-                    free -= lay;
                 }
             }
             uint64_t offset = (uint64_t)start, entry;
@@ -185,16 +275,18 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                 kept += 1;
                 for (int64_t w = 0; w < laid; w++) {
                     int64_t p = setter[w];
-                    double won = net[code] * amount[w];
+                    double won = net[code] * times[w];
                     bank[caster] += won;
                     bank[p] -= won;
                     take -= won;
-                    staked += amount[w];
-                    if (won < 0.0) { /* the setter won: a run of wins goes on, or one begins */
-                        run[p] = run[p] > 0 ? run[p] + 1 : 1;
-                    } else if (won > 0.0) {
-                        run[p] = run[p] < 0 ? run[p] - 1 : -1;
-                    }
+                    staked += grain * times[w];
+                    /* the setter's run: won (the caster lost), a run of wins goes on or one begins; lost,
+                     * the same for losses; neither, as it was. Masks, not branches: how a round ends is
+                     * not to be predicted. */
+                    int64_t up = won < 0.0, down = won > 0.0;
+                    int64_t had = run[p];
+                    int64_t same = (up & (had > 0)) | (down & (had < 0));
+                    run[p] = (same | (1 - up - down)) * had + up - down;
                 }
                 if (flags & 1) {
                     streak = 0;
@@ -216,32 +308,33 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                 if (j == at) {
                     next_at = left;
                 }
-                if (bank[p] < base) {
+                if (bank[p] < grain) {
                     ruin[p] = r;
                     continue;
                 }
                 seat[left++] = p;
             }
-            int caster_left = bank[caster] < base;
+            int caster_left = bank[caster] < grain;
             if (passed || caster_left) {
                 streak = 0;
                 kept = 0;
             }
             if (left > 0) {
-                at = caster_left ? next_at % left : (next_at + passed) % left;
+                at = caster_left ? next_at : next_at + passed;
+                at = at >= left ? at - left : at;
             }
             seated = left;
         }
         for (int64_t p = 0; p < players; p++) {
-            out_bank[s * players + p] = bank[p];
+            out_bank[s * players + p] = bank[p] / grain * unit;
         }
         double *row = out_stats + s * STATS;
         row[0] = (double)played;
         row[1] = (double)hands;
         row[2] = hand_rounds;
         row[3] = hand_squares;
-        row[4] = take;
-        row[5] = staked;
+        row[4] = take / grain * unit;
+        row[5] = staked / grain * unit;
         row[6] = (double)throws;
     }
     return pos;

@@ -58,7 +58,7 @@ from hazard.sim.backend import backend
 from hazard.sim.config import MAX_SESSION_ROUNDS, SessionConfig
 from hazard.sim.rounds import Progress, check_run
 from hazard.sim.stats import Estimate, mean, rate
-from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed, lane_generator
+from hazard.sim.stream import SESSION_STREAM, block_sessions, check_seed
 from hazard.sim.tables import CompiledRules, on_main
 from hazard.sim.tally import Replay, Tally, joint_quantiles
 from hazard.sim.workers import Pool, run_blocks
@@ -386,8 +386,19 @@ def _most_won(table: CompiledRules, paytable: Paytable | None) -> float:
 
     A table compiled for one main plays only that main's row (:func:`on_main`), so only its odds count.
     """
+    return float(settling_paytable(paytable).most_won(played_ruleset(table)))
+
+
+def _in_grains(table: CompiledRules, paytable: Paytable | None) -> tuple[int, array[float], float]:
+    """The grain the kernels count money in, and the caster's net and the most he can win, by outcome code
+    and in all, in grains per base stake: every odds' denominator divides the grain, so every sum a stake
+    of the base doubled pays is a whole number of grains (exact in a float), as the table's fractions are.
+    """
     chosen = settling_paytable(paytable)
-    return float(chosen.most_won(played_ruleset(table)))
+    nets = {outcome: chosen.caster_net(outcome) for outcome in table.outcomes}
+    most = chosen.most_won(played_ruleset(table))
+    grain = math.lcm(most.denominator, *(net.denominator for net in nets.values()))
+    return grain, table.code_values({o: float(net * grain) for o, net in nets.items()}), float(most * grain)
 
 
 def played_ruleset(table: CompiledRules) -> Ruleset:
@@ -402,31 +413,33 @@ def _player(
     """What plays block ``b`` of a study: the same rows, to the bit, every time it is called."""
     entries = table.entries
     rule = table.passing_rule()
-    net = _nets(table, paytable)
-    cover = _most_won(table, paytable)
+    grain, net, cover = _in_grains(table, paytable)
     settings = np.array(
         [
             config.rounds,
             _STAKING_CODE[config.staking],
-            config.stake,
+            grain,
             config.progression_cap,
             cover,
             _ARRANGEMENT_CODE[table.ruleset.stakes],
+            config.stake,
         ],
         dtype=np.float64,
     )
+    # each bankroll in grains: the base stake is `grain` of them
+    bankrolls = np.full(config.players, config.bankroll / config.stake * grain, dtype=np.float64)
     per_block = block_sessions(config.rounds)
 
     def play(block: int) -> SessionRows:
+        kernels = backend()  # here, not around: a cluster's workers load their own
         sessions = min(per_block, config.sessions - block * per_block)
-        bankrolls = np.full(config.players, config.bankroll, dtype=np.float64)
         bank = np.zeros((sessions, config.players), dtype=np.float64)
         ruin = np.zeros((sessions, config.players), dtype=np.int64)
         stats = np.zeros((sessions, 7), dtype=np.float64)
-        bits = lane_generator(seed, SESSION_STREAM, block, 0)
+        bits = kernels.session_lane(seed, SESSION_STREAM, block, 0)
         # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
         # with the rounds, and the block is played once.
-        backend().play_sessions(
+        kernels.play_sessions(
             bits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats
         )
         return SessionRows(
