@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from hazard.core.staking import StakingPlan
-from hazard.sim.native import SESSION_WORD_BATCH
 from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_generator, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
@@ -211,18 +210,12 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
 
 
 def _throws(bits: Any) -> Any:
-    """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first,
-    the words drawn ``SESSION_WORD_BATCH`` at a time (as the C kernel draws them, so the stream's state
-    after a block is the same too)."""
+    """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first."""
     while True:
-        batch = [_next(bits) for _ in range(SESSION_WORD_BATCH)]
-        for word in batch:
-            if word >= _LIMIT:
-                continue
-            x = word % _M11
-            for _ in range(DIGITS_PER_WORD):
-                yield x % _SIX_SQUARED
-                x = x // _SIX_SQUARED
+        x = _word(bits)
+        for _ in range(DIGITS_PER_WORD):
+            yield x % _SIX_SQUARED
+            x = x // _SIX_SQUARED
 
 
 def play_sessions(  # type: ignore[no-untyped-def]  # noqa: PLR0917

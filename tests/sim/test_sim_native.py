@@ -202,8 +202,9 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
             bits, table.entries, table.start * 36, net, table.passing_rule(), settings_,
             np.full(3, 12.0 * grain), bank, ruin, stats,
         )  # fmt: skip
-        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist(), lane_words(bits, 1)))
-    assert results[0] == results[1]  # the same throws drawn, to the last word
+        results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
+    # the same throws used, to the last (the C kernel plays rounds ahead: the stream's state after differs)
+    assert results[0] == results[1]
     assert results[0][0] > 0
     assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
 

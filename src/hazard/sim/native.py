@@ -28,7 +28,6 @@ from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, T
 __all__ = [
     "EXTENSION",
     "SESSION_MAX_PLAYERS",
-    "SESSION_WORD_BATCH",
     "Buffer",
     "NativeKernels",
     "NativeUnavailable",
@@ -45,9 +44,6 @@ of ``q``, ``Q`` or ``d``; a NumPy array of int64, uint64 or float64), checked be
 
 SESSION_MAX_PLAYERS = 64
 """The most players the session kernel seats (``MAX_PLAYERS`` in session.c; SessionConfig's most)."""
-SESSION_WORD_BATCH = 32
-"""The words the session kernel draws from a block's stream at a time (``WORD_BATCH`` in session.c): the
-throws are the same however many, but the stream's state after a block is not."""
 
 _MASK64 = (1 << 64) - 1
 _u64p = ctypes.POINTER(ctypes.c_uint64)
@@ -142,11 +138,11 @@ class NativeKernels:
                 f"the C kernels in {path} were built from another version of hazard (their constants differ "
                 "from hazard.sim's): install it again"
             )
-        session_constants = (ctypes.c_uint64 * 7)()
+        session_constants = (ctypes.c_uint64 * 6)()
         library.hazard_session_constants.argtypes = [_u64p]
         library.hazard_session_constants.restype = None
         library.hazard_session_constants(session_constants)
-        if list(session_constants) != [*expected[:5], SESSION_MAX_PLAYERS, SESSION_WORD_BATCH]:
+        if list(session_constants) != [*expected[:5], SESSION_MAX_PLAYERS]:
             raise NativeUnavailable(
                 f"the session kernel in {path} was built from another version of hazard (its constants "
                 "differ from hazard.sim's): install it again"

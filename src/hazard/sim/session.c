@@ -37,7 +37,7 @@ void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);
 #define NEXT_MASK 0xFFFFULL
 #define THROW_BIT 16
 #define CODE_SHIFT 17
-#define WORD_BATCH 32 /* words drawn at a time: the reference draws them so too */
+#define WORD_BATCH 32 /* words drawn at a time */
 #define MAX_PLAYERS 64 /* SessionConfig's most players */
 #define STATS 7
 
@@ -48,7 +48,6 @@ EXPORT void hazard_session_constants(uint64_t *out) {
     out[3] = THROW_BIT;
     out[4] = CODE_SHIFT;
     out[5] = MAX_PLAYERS;
-    out[6] = WORD_BATCH;
 }
 
 /* A whole number's 32-bit words, lowest first (0 is one word), as SeedSequence reads its entropy: `high`
@@ -136,36 +135,57 @@ EXPORT void hazard_session_lane(uint64_t seed_high, uint64_t seed_low, uint64_t 
     hazard_lane_words(out, &step, 1);
 }
 
-/* A block's throws as they are needed: each accepted word of its stream gives 11 throws, lowest base-36
- * digit first (the same throws as native.c's loops take from the same words). */
+/* A block's rounds, played ahead of the money: the dice do not depend on who stakes what, so the rounds
+ * are played a batch at a time into a log, without a branch on how a throw ends (as native.c's loops play
+ * them), and the sessions read them one by one. Each accepted word of the block's stream gives 11 throws,
+ * lowest base-36 digit first: the same throws, so the same rounds, in the same order, as one throw at a time.
+ * A session that ends early leaves the rest of the log to the next session, which starts where it stopped.
+ * `log` holds `code << 32 | throws of the dice in the round`, `used` the digits drawn when the round ended. */
+#define ROUND_BATCH 512
 typedef struct {
     hazard_lane *bits;
-    unsigned char digits[WORD_BATCH * DIGITS_PER_WORD];
-    int n, i;
-} throws_t;
+    const uint64_t *entries;
+    uint64_t offset, counted, digits; /* the round under way: its state, its throws; digits drawn in all */
+    int64_t n, i;
+    uint64_t log[ROUND_BATCH + WORD_BATCH * DIGITS_PER_WORD];
+    uint64_t used[ROUND_BATCH + WORD_BATCH * DIGITS_PER_WORD];
+} rounds_t;
 
-static void refill(throws_t *source) {
-    uint64_t raw[WORD_BATCH];
-    int n = 0;
-    while (n == 0) { /* a batch of rejected words alone (never seen) would leave nothing: draw again */
+static void play_ahead(rounds_t *source) {
+    const uint64_t *restrict entries = source->entries;
+    uint64_t offset = source->offset, counted = source->counted, digits = source->digits;
+    uint64_t end = 0;
+    uint64_t *restrict log = source->log, *restrict used = source->used;
+    while (end < ROUND_BATCH) { /* a batch of words ends at most WORD_BATCH * 11 rounds past the mark */
+        uint64_t raw[WORD_BATCH];
         hazard_lane_words(source->bits, raw, WORD_BATCH);
         for (int w = 0; w < WORD_BATCH; w++) {
             if (raw[w] >= WORD_LIMIT) {
                 continue;
             }
             uint64_t x = raw[w] % M11;
-            uint32_t low = (uint32_t)(x % M6), high = (uint32_t)(x / M6);
-            for (int k = 0; k < 6; k++) {
-                source->digits[n++] = (unsigned char)(low % 36);
-                low /= 36;
-            }
-            for (int k = 0; k < 5; k++) {
-                source->digits[n++] = (unsigned char)(high % 36);
-                high /= 36;
+            uint32_t part[2] = {(uint32_t)(x % M6), (uint32_t)(x / M6)};
+            for (int half = 0; half < 2; half++) {
+                uint32_t v = part[half];
+                for (int k = 0; k < 6 - half; k++) {
+                    uint64_t entry = entries[offset + v % 36];
+                    uint64_t code = entry >> CODE_SHIFT;
+                    v /= 36;
+                    offset = entry & NEXT_MASK; /* a throw that ends the round leads to the next's start */
+                    counted += (entry >> THROW_BIT) & 1;
+                    digits += 1;
+                    log[end] = (code << 32) | counted;
+                    used[end] = digits;
+                    end += (uint64_t)(code != 0);
+                    counted = code != 0 ? 0 : counted;
+                }
             }
         }
     }
-    source->n = n;
+    source->offset = offset;
+    source->counted = counted;
+    source->digits = digits;
+    source->n = (int64_t)end;
     source->i = 0;
 }
 
@@ -213,9 +233,15 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
     for (int64_t k = 0; k <= cap; k++) {
         doubled[k] = (double)((int64_t)1 << k);
     }
-    throws_t source;
-    source.bits = bits;
-    source.n = source.i = 0;
+    rounds_t *source = malloc(sizeof(rounds_t));
+    if (source == NULL) {
+        return -2; /* out of memory: native.py raises MemoryError */
+    }
+    source->bits = bits;
+    source->entries = entries;
+    source->offset = (uint64_t)start;
+    source->counted = source->digits = 0;
+    source->n = source->i = 0;
     int64_t pos = 0;
     double bank[MAX_PLAYERS], times[MAX_PLAYERS];
     int64_t run[MAX_PLAYERS], seat[MAX_PLAYERS], setter[MAX_PLAYERS];
@@ -253,53 +279,40 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                     }
                 }
             }
-            uint64_t offset = (uint64_t)start, entry;
-            int64_t used = 0;
-            do {
-                if (source.i == source.n) {
-                    refill(&source);
-                }
-                entry = entries[offset + source.digits[source.i++]];
-                used += 1;
-                throws += (int64_t)((entry >> THROW_BIT) & 1);
-                offset = entry & NEXT_MASK;
-            } while ((entry >> CODE_SHIFT) == 0);
-            pos += used;
-            const int64_t code = (int64_t)(entry >> CODE_SHIFT);
+            if (source->i == source->n) {
+                play_ahead(source);
+            }
+            const uint64_t logged = source->log[source->i];
+            pos = (int64_t)source->used[source->i];
+            source->i += 1;
+            const int64_t code = (int64_t)(logged >> 32);
+            throws += (int64_t)(logged & 0xFFFFFFFFULL);
+            /* masks, not branches, from here on: how a round ends is not to be predicted */
             const int64_t flags = rule[code];
-            int passed = 0;
-            if (flags & 4) {
-                passed = 1; /* no main: nothing settles, the stakes are taken back */
-            } else {
-                played += 1;
-                kept += 1;
-                for (int64_t w = 0; w < laid; w++) {
-                    int64_t p = setter[w];
-                    double won = net[code] * times[w];
-                    bank[caster] += won;
-                    bank[p] -= won;
-                    take -= won;
-                    staked += grain * times[w];
-                    /* the setter's run: won (the caster lost), a run of wins goes on or one begins; lost,
-                     * the same for losses; neither, as it was. Masks, not branches: how a round ends is
-                     * not to be predicted. */
-                    int64_t up = won < 0.0, down = won > 0.0;
-                    int64_t had = run[p];
-                    int64_t same = (up & (had > 0)) | (down & (had < 0));
-                    run[p] = (same | (1 - up - down)) * had + up - down;
-                }
-                if (flags & 1) {
-                    streak = 0;
-                } else if (flags & 2) {
-                    streak += 1;
-                    passed = streak >= after;
-                }
+            const int64_t win = flags & 1, counted = (flags >> 1) & 1, no_main = (flags >> 2) & 1;
+            const int64_t settled = 1 - no_main; /* no main: nothing settles (its net is 0) */
+            played += settled;
+            kept += settled;
+            const double pays = net[code];
+            for (int64_t w = 0; w < laid; w++) {
+                int64_t p = setter[w];
+                double won = pays * times[w];
+                bank[caster] += won;
+                bank[p] -= won;
+                take -= won;
+                staked += grain * times[w] * (double)settled;
+                /* the setter's run: won (the caster lost), a run of wins goes on or one begins; lost, the
+                 * same for losses; neither, as it was */
+                int64_t up = won < 0.0, down = won > 0.0;
+                int64_t had = run[p];
+                int64_t same = (up & (had > 0)) | (down & (had < 0));
+                run[p] = (same | (1 - up - down)) * had + up - down;
             }
-            if (passed) {
-                hands += 1;
-                hand_rounds += (double)kept;
-                hand_squares += (double)(kept * kept);
-            }
+            streak = (streak + counted) & (win - 1);
+            const int64_t passed = no_main | (counted & (streak >= after));
+            hands += passed;
+            hand_rounds += (double)(kept * passed);
+            hand_squares += (double)(kept * kept * passed);
             /* the ruined leave; the dice go to the next player left after the caster when they pass or
              * he leaves */
             int64_t left = 0, next_at = -1;
@@ -314,11 +327,10 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                 }
                 seat[left++] = p;
             }
-            int caster_left = bank[caster] < grain;
-            if (passed || caster_left) {
-                streak = 0;
-                kept = 0;
-            }
+            const int64_t caster_left = bank[caster] < grain;
+            const int64_t keep = (passed | caster_left) - 1; /* a new hand: no losses, no rounds kept */
+            streak &= keep;
+            kept &= keep;
             if (left > 0) {
                 at = caster_left ? next_at : next_at + passed;
                 at = at >= left ? at - left : at;
@@ -337,5 +349,6 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
         row[5] = staked / grain * unit;
         row[6] = (double)throws;
     }
+    free(source);
     return pos;
 }

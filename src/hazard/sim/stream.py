@@ -59,7 +59,7 @@ LANES = 2
 """Independent streams per block, played side by side by one worker."""
 BLOCK_ROUNDS = 1 << 18
 """Rounds in a block of a round study."""
-BLOCK_SESSIONS = 16
+BLOCK_SESSIONS = 64
 """Sessions in a block of a session study, at most: fewer where they are long (:func:`block_sessions`)."""
 BLOCK_SESSION_ROUNDS = 1 << 16
 """Rounds a block of sessions holds before it holds fewer sessions: long sessions are blocks of their own, so
@@ -84,7 +84,7 @@ def block_sessions(rounds: int) -> int:
     holds about :data:`BLOCK_SESSION_ROUNDS` rounds, and at least one session.
 
     >>> block_sessions(200), block_sessions(10_000), block_sessions(10_000_000)
-    (16, 6, 1)
+    (64, 6, 1)
     """
     return max(1, min(BLOCK_SESSIONS, BLOCK_SESSION_ROUNDS // max(rounds, 1)))
 
