@@ -313,6 +313,20 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
             hands += passed;
             hand_rounds += (double)(kept * passed);
             hand_squares += (double)(kept * kept * passed);
+            /* only the caster and the setters of the round can have been ruined by it */
+            int64_t ruined = bank[caster] < grain;
+            for (int64_t w = 0; w < laid; w++) {
+                ruined |= bank[setter[w]] < grain;
+            }
+            const int64_t caster_left = bank[caster] < grain;
+            const int64_t keep = (passed | caster_left) - 1; /* a new hand: no losses, no rounds kept */
+            streak &= keep;
+            kept &= keep;
+            if (!ruined) {
+                at += passed;
+                at = at >= seated ? at - seated : at;
+                continue;
+            }
             /* the ruined leave; the dice go to the next player left after the caster when they pass or
              * he leaves */
             int64_t left = 0, next_at = -1;
@@ -327,10 +341,6 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
                 }
                 seat[left++] = p;
             }
-            const int64_t caster_left = bank[caster] < grain;
-            const int64_t keep = (passed | caster_left) - 1; /* a new hand: no losses, no rounds kept */
-            streak &= keep;
-            kept &= keep;
             if (left > 0) {
                 at = caster_left ? next_at : next_at + passed;
                 at = at >= left ? at - left : at;
