@@ -152,7 +152,7 @@ def test_a_builtin_ruleset_settles_as_the_table(
     _same_as_the_table(compile_rules(arranged, main), config, seed_)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @seed(5)
 @given(ruleset=rulesets(), config=_small_sessions(), seed_=st.integers(0, 2**32), data=st.data())
 def test_a_random_ruleset_settles_as_the_table(

@@ -19,8 +19,10 @@ Where the table leaves a choice to its players, the study makes one, the same ev
   each win, back to the base after a loss or after ``cap`` wins in a row.
 - The table takes a stake only where both sides can cover it: the setter what the caster could win on it
   (the stake times the most a unit stake can win, :meth:`Paytable.most_won`), the caster the stake, on top
-  of the stakes laid against him already. A stake that cannot be covered is cut to the most that can (the
-  study's rule); where the caster has nothing left to cover, the setters after lay nothing.
+  of the stakes laid against him already. A setter whose stake cannot be covered lays the largest smaller
+  stake of his progression that can (halving it, down to the base), or none (the study's rule): so every
+  stake is the base doubled, and every sum a whole number of a grain the kernel counts exactly, deciding
+  each cover and ruin as the table's fractions do.
 - A round settles each stake under the paytable: the caster wins the stake times the paytable's odds from
   that setter, or loses it to him. A throw for the main that passes the dice settles nothing.
 - The dice pass by the ruleset's rule (counted losses in a row, or a thrown main out of range). A player
