@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 __all__ = ["GameStore", "StaleError", "StoredGame"]
 
+CHAINED = frozenset({Layout.CHAINED, Layout.HEAD_IN_GAME})
+"""The layouts whose games have heads (this release's, and a record read as an older release left it)."""
+
 
 class StaleError(IllegalError):
     """An append from a table that is no longer the game's latest: another session has written since."""
@@ -185,7 +188,7 @@ class GameStore:
         schema = tables()
         sealer = self.keys.sealer() if secrets else None  # read before the transaction: it may be refused
         with self._write() as connection:
-            result = connection.execute(schema.games.insert().values(**row, entries=0, head=head))
+            result = connection.execute(schema.games.insert().values(**row))
             key = result.inserted_primary_key
             assert key is not None
             game = int(key[0])
@@ -199,10 +202,7 @@ class GameStore:
                     schema.entries.insert().values(game=game, seq=seq, at=created, data=data, digest=head)
                 )
                 written = seq
-            if written:
-                connection.execute(
-                    schema.games.update().where(schema.games.c.id == game).values(entries=written, head=head)
-                )
+            connection.execute(schema.heads.insert().values(game=game, entries=written, head=head))
             for hand, drawn in (secrets or {}).items():
                 assert sealer is not None
                 sealed = sealer.seal(game, hand, drawn)
@@ -397,22 +397,22 @@ class GameStore:
         """How many entries each of ``games`` has now: one cheap read, for a watcher of other writers."""
         import sqlalchemy as sa
 
-        if not games or self._layout is not Layout.CHAINED:
+        if not games or self._layout not in CHAINED:
             return {}
-        table = tables().games
+        place = tables().head_place(self._layout)
         with self._read() as connection:
             rows = connection.execute(
-                sa.select(table.c.id, table.c.entries).where(table.c.id.in_(list(games)))
+                sa.select(place.game, place.entries).where(place.game.in_(list(games)))
             ).all()
         return {int(game): int(count) for game, count in rows}
 
     def head(self, game: int) -> int | None:
         """How many entries game ``game`` has now (None: no such game): the one cheap read, by a statement
         built once, that a server makes before it answers from its own copy of a table."""
-        if self._layout is not Layout.CHAINED:
+        if self._layout not in CHAINED:
             return None
         with self._read() as connection:
-            found = connection.execute(tables().head_of, {"game_id": game}).first()
+            found = connection.execute(tables().head_place(self._layout).of, {"game_id": game}).first()
         return None if found is None else int(found[0])
 
     def games(self) -> list[GameSummary]:
@@ -456,10 +456,10 @@ class GameStore:
         check_game_number(game)
         if seq < 1:
             raise InvalidError("a session always has its game's setup: read the whole game with load()")
-        if self._layout is not Layout.CHAINED:
+        if self._layout not in CHAINED:
             raise InvalidError(f"cannot read entries after {seq} of game {game}: the record is not chained")
         with self._read() as connection:
-            read, stored = read_after(connection, game, seq, self.url)
+            read, stored = read_after(connection, self._layout, game, seq, self.url)
         if proof is not None:
             proof.extend(stored)
         return read
