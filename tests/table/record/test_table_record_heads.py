@@ -5,6 +5,7 @@ that kept the head in the game's row is read as it is, and moved to head rows wh
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,17 +54,32 @@ def _exported(store: GameStore, game: int) -> str:
 
 @contextmanager
 def _statements() -> Iterator[list[str]]:
-    """Every SQL statement any engine sends while the block runs."""
+    """Every SQL statement SQLite runs, on every connection opened while the block runs (the append sends
+    its statements through the driver's own cursor, under SQLAlchemy's events)."""
     sent: list[str] = []
 
-    def record(_conn: object, _cursor: object, statement: str, *_rest: Any) -> None:
-        sent.append(statement)
+    def traced(dbapi_connection: Any, _record: object) -> None:
+        if isinstance(dbapi_connection, sqlite3.Connection):
+            dbapi_connection.set_trace_callback(sent.append)
 
-    sa.event.listen(sa.Engine, "before_cursor_execute", record)
+    sa.event.listen(sa.Engine, "connect", traced)
     try:
         yield sent
     finally:
-        sa.event.remove(sa.Engine, "before_cursor_execute", record)
+        sa.event.remove(sa.Engine, "connect", traced)
+
+
+def _versions(database: str, game: int) -> tuple[object, object]:
+    """The PostgreSQL row versions (``xmin``: the transaction that last wrote each) of a game's row and of
+    its head row."""
+    engine = sa.create_engine(database)
+    with engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT g.xmin::text, h.xmin::text FROM hazard_games g JOIN hazard_heads h ON h.game = g.id "
+            f"WHERE g.id = {int(game)}"
+        ).one()
+    engine.dispose()
+    return found[0], found[1]
 
 
 def test_a_record_with_the_head_in_the_games_row_reads_as_it_is_then_moves_it_when_written(
@@ -112,17 +128,27 @@ def test_a_record_with_the_head_in_the_games_row_reads_as_it_is_then_moves_it_wh
 
 
 def test_an_append_writes_the_head_row_and_never_the_games_row(database: str) -> None:
-    store = GameStore.open(database)
+    postgres = database.startswith("postgresql")
+    with _statements() as sent:
+        store = GameStore.open(database)
     try:
         game = new_game(store, EVERY_ACTION[:2])
-        with _statements() as sent:
-            store.append(game, *EVERY_ACTION[2], seq=3)
-            with store.batch():
-                store.append(game, *EVERY_ACTION[3], seq=4)
-                store.append(game, *EVERY_ACTION[4], seq=5)
-        assert any(s.startswith("UPDATE hazard_heads") for s in sent), sent
-        assert not [s for s in sent if "hazard_games" in s]
+        before = _versions(database, game) if postgres else None
+        del sent[:]
+        store.append(game, *EVERY_ACTION[2], seq=3)
+        with store.batch():
+            store.append(game, *EVERY_ACTION[3], seq=4, request="client-4")
+            store.append(game, *EVERY_ACTION[4], seq=5)
         assert store.head(game) == 5
+        if postgres:
+            assert before is not None
+            game_row, head_row = _versions(database, game)
+            assert game_row == before[0]
+            assert head_row != before[1]
+        else:
+            assert sum(s.startswith("UPDATE hazard_heads") for s in sent) == 3, sent
+            assert [s for s in sent if "INSERT INTO hazard_entries" in s]
+            assert not [s for s in sent if "hazard_games" in s]
     finally:
         store.close()
 

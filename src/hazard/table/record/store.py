@@ -43,12 +43,13 @@ from hazard.table.fair.serverkeys import ServerKeys
 from hazard.table.fair.signing import RevealSigner
 from hazard.table.record import keys as seat_keys
 from hazard.table.record.chain import entry_digest, setup_digest
+from hazard.table.record.driver import fetch_one, run
 from hazard.table.record.engine import Access, as_url, begin, failed, make_engine, reason, shown
 from hazard.table.record.keys import SeatKey
 from hazard.table.record.legacy import upgraded
 from hazard.table.record.load import GameSummary, StoredGame, closed_games, read_after, read_game, summaries
 from hazard.table.record.notify import CHANNEL, listen
-from hazard.table.record.schema import Layout, Schema, check_game_number, tables
+from hazard.table.record.schema import Layout, check_game_number, tables
 from hazard.table.record.sqlite_file import Recovery
 from hazard.table.rules.actions import Actor, Sit, TableAction
 from hazard.table.rules.closing import Close
@@ -256,7 +257,7 @@ class GameStore:
         signer = self.keys.signer() if isinstance(item, Revealed) else None
         try:
             with self._joined() as connection:
-                found = connection.execute(schema.head_of, {"game_id": game}).first()
+                found = fetch_one(connection, schema.head_of, {"game_id": game})
                 if found is None:
                     raise IllegalError(
                         f"illegal entry for game {game}: the record at {self.url!r} has no such game"
@@ -268,26 +269,30 @@ class GameStore:
                     raise StaleError(game, seq, last)
                 digest = entry_digest(head, seq, at, data)
                 signed = signed_row(signer, game, item, seq, digest)
-                moved = connection.execute(
-                    schema.move_head,
-                    {"game_id": game, "last": last, "old_head": head, "new_entries": seq, "new_head": digest},
-                )
-                if moved.rowcount != 1:  # another writer moved the head between our read and our write
+                moved = {
+                    "game_id": game,
+                    "last": last,
+                    "old_head": head,
+                    "new_entries": seq,
+                    "new_head": digest,
+                }
+                if run(connection, schema.move_head, moved) != 1:  # another writer moved it since our read
                     raise StaleError(game, seq, last + 1)
-                connection.execute(
-                    schema.add_entry, {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
-                )
+                written = {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
+                run(connection, schema.add_entry, written)
                 if sealed is not None:
                     connection.execute(
                         schema.secrets.insert().values(game=game, hand=sealed[0], seed=sealed[1])
                     )
                 if signed is not None:
                     connection.execute(schema.signatures.insert().values(game=game, seq=seq, **signed))
-                seat_rows(connection, schema, game, seq, key=key, claim=claim, revoke=revoke)
+                seat_keys.entry_keys(
+                    connection, schema.seats, schema.claims, game, seq, key=key, claim=claim, ended=revoke
+                )
                 if request is not None:
-                    connection.execute(schema.add_request, {"game": game, "client": request, "seq": seq})
+                    run(connection, schema.add_request, {"game": game, "client": request, "seq": seq})
                 if connection.dialect.name == "postgresql":  # delivered at commit, to every listener
-                    connection.execute(schema.notify, {"channel": CHANNEL, "payload": f"{game}:{seq}"})
+                    run(connection, schema.notify, {"channel": CHANNEL, "payload": f"{game}:{seq}"})
         except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
@@ -559,26 +564,6 @@ class GameStore:
                     yield connection
         except SQLAlchemyError as error:
             raise failed("read", self.url, error) from None
-
-
-def seat_rows(
-    connection: sa.Connection,
-    schema: Schema,
-    game: int,
-    seq: int,
-    *,
-    key: tuple[str, str] | None,
-    claim: tuple[str, str, str] | None,
-    revoke: int | None,
-) -> None:
-    """What entry ``seq`` does to the seats' keys, in its transaction: the key or claim code a sit gives, the
-    keys and codes of a seating a leave ends (:mod:`hazard.table.record.keys`)."""
-    if key is not None:
-        seat_keys.add_key(connection, schema.seats, game, key, seq)
-    if claim is not None:
-        seat_keys.add_claim(connection, schema.claims, game, claim, seq)
-    if revoke is not None:
-        seat_keys.revoke(connection, schema.seats, schema.claims, game, revoke)
 
 
 def signed_row(
