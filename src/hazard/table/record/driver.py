@@ -5,8 +5,8 @@ the transaction's connection as the driver takes it: SQLAlchemy's execution of a
 cache key, its parameters, its result, its events) cost about seven times what the driver itself spends on
 the same statement (docs/benchmarks.md), and an append makes four of them. What the driver refuses is
 raised as SQLAlchemy would have raised it (an ``IntegrityError`` for a number taken, a lost connection
-invalidated), so the store's handling of failures is the same either way. A statement whose parameters need
-converting for the database is run by SQLAlchemy as before.
+invalidated), so the store's handling of failures is the same either way. A statement whose parameters or
+columns need converting (a date on SQLite) is run by SQLAlchemy as before.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ class Compiled:
     names: tuple[str, ...] | None
     """The parameters' order, for a driver whose parameters are positional (None: it takes them by name)."""
     direct: bool
-    """Whether the driver can take the parameters as given (no type of the statement converts them)."""
+    """Whether the driver can take the parameters as given and its rows be read as it gives them (no type of
+    the statement converts a parameter or a column)."""
 
     def parameters(self, given: Mapping[str, object]) -> tuple[object, ...] | Mapping[str, object]:
         return given if self.names is None else tuple(given[name] for name in self.names)
@@ -48,7 +49,10 @@ def compiled(statement: ClauseElement, dialect: sa.Dialect, keys: tuple[str, ...
     if found is None:
         done = cast("SQLCompiler", statement.compile(dialect=dialect, column_keys=list(keys)))
         names = tuple(done.positiontup) if done.positional and done.positiontup is not None else None
-        direct = all(bind.type.bind_processor(dialect) is None for bind in done.binds.values())
+        given = (bind.type.dialect_impl(dialect).bind_processor(dialect) for bind in done.binds.values())
+        selected = getattr(statement, "selected_columns", ())
+        read = (column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
+        direct = all(convert is None for convert in (*given, *read))
         found = _COMPILED[key] = Compiled(done.string, names, direct)
         _KEPT.append(statement)
     return found
