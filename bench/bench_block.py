@@ -1,13 +1,13 @@
 """A block of rounds, this checkout's way against an earlier build's, in one process, block by block in turn.
 
-This checkout plays a block in one call of its kernels (``play_block``: both lanes played and tallied
-``--chunk`` rounds at a time, in C). Before issue 23 a block was ``play_lanes`` and ``tally`` called from
-Python, 2**17 rounds a lane at a time, the logs kept between blocks. ``--against`` names the kernels'
-library of such a build (another checkout's ``src/hazard/sim/_native.abi3.so``): its ``play_lanes`` and
-``tally`` are called that way, and this checkout's ``play_block`` this way, on the same blocks of the same
-seed, one block of each in turn, so that each pair of blocks sees the same load of a shared machine. Each
-pair's counts are checked equal; the report is the CPU time of each and the ratio, pair by pair (median
-and range) and in all.
+This checkout plays a block as ``hazard.sim.rounds`` does: its lanes seeded in C, then one call of its
+kernels (``play_block``: both lanes played and tallied ``--chunk`` rounds at a time). Before issue 23 a
+block was ``play_lanes`` and ``tally`` called from Python, 2**17 rounds a lane at a time, the logs kept
+between blocks, the lanes seeded in Python. ``--against`` names the kernels' library of such a build
+(another checkout's ``src/hazard/sim/_native.abi3.so``): its ``play_lanes`` and ``tally`` are called that
+way, and this checkout's way is played, on the same blocks of the same seed, one block of each in turn, so
+that each pair of blocks sees the same load of a shared machine. Each pair's counts are checked equal; the
+report is the CPU time of each and the ratio, pair by pair (median and range) and in all.
 
     .venv/bin/python bench/bench_block.py --against ../main/src/hazard/sim/_native.abi3.so --blocks 40
 """
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from hazard.core.rulesets import find_ruleset
 from hazard.sim import compile_rules, native
+from hazard.sim.rounds import _Plan, _play_block
 from hazard.sim.stream import BLOCK_ROUNDS, ROUND_STREAM, lane_generator, pair_tables
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, zeros
 
@@ -31,10 +32,14 @@ EARLIER_CHUNK = 1 << 17
 
 
 def earlier_kernels(library: Path) -> native.NativeKernels:
-    """An earlier build's kernels, through this checkout's loader (which also binds ``play_block``, absent
-    there: this checkout's stands in, unused)."""
+    """An earlier build's kernels, through this checkout's loader (which also binds ``play_block`` and
+    ``seed_words``, absent there: this checkout's stand in, unused)."""
     loaded = ctypes.CDLL(str(library))
-    setattr(loaded, "hazard_play_block", native.load()._play_block)  # noqa: B010 - ctypes binds by name
+    for name, function in [
+        ("hazard_play_block", native.load()._play_block),
+        ("hazard_seed_words", native.load()._seed),
+    ]:
+        setattr(loaded, name, function)
     return native.NativeKernels(loaded, library)
 
 
@@ -70,17 +75,9 @@ def earlier_block(
     return _sums(counts)
 
 
-def this_block(table: CompiledRules, block: int, chunk: int) -> list[int]:
-    low, high = pair_tables()
-    counts, hands = _fresh(table)
-    bits = [lane_generator(1, ROUND_STREAM, block, lane) for lane in (0, 1)]
-    quotas = ((BLOCK_ROUNDS + 1) // 2, BLOCK_ROUNDS // 2)
-    start = table.start * 36
-    rule = table.passing_rule()
-    native.load().play_block(
-        bits[0], bits[1], quotas[0], quotas[1], chunk, table.entries, start, low, high, rule, counts, hands
-    )
-    return _sums(counts)
+def this_block(plan: _Plan, block: int, chunk: int) -> list[int]:
+    """A block as this checkout's study of rounds plays it (its lanes seeded in C, one call of play_block)."""
+    return _sums(_play_block(plan, 1, block, BLOCK_ROUNDS, chunk).counts)
 
 
 def main() -> None:
@@ -92,13 +89,14 @@ def main() -> None:
     args = parser.parse_args()
     earlier = earlier_kernels(args.against)
     table = compile_rules(find_ruleset(args.ruleset))
+    plan = _Plan.of(table)
     logs = [zeros("Q", EARLIER_CHUNK + 1), zeros("Q", EARLIER_CHUNK + 1)]  # kept between blocks, as then
     ratios, before, now = [], 0.0, 0.0
     for block in range(args.blocks):
         c0 = time.process_time()
         a = earlier_block(earlier, table, block, logs)
         c1 = time.process_time()
-        b = this_block(table, block, args.chunk)
+        b = this_block(plan, block, args.chunk)
         c2 = time.process_time()
         if a != b:
             raise SystemExit(f"block {block}: the counts differ")
