@@ -1,13 +1,13 @@
 """A block of rounds, this checkout's way against an earlier build's, in one process, block by block in turn.
 
-This checkout plays a block as ``hazard.sim.rounds`` does: its lanes seeded in C, then one call of its
-kernels (``play_block``: both lanes played and tallied ``--chunk`` rounds at a time). Before issue 23 a
-block was ``play_lanes`` and ``tally`` called from Python, 2**17 rounds a lane at a time, the logs kept
-between blocks, the lanes seeded in Python. ``--against`` names the kernels' library of such a build
-(another checkout's ``src/hazard/sim/_native.abi3.so``): its ``play_lanes`` and ``tally`` are called that
-way, and this checkout's way is played, on the same blocks of the same seed, one block of each in turn, so
-that each pair of blocks sees the same load of a shared machine. Each pair's counts are checked equal; the
-report is the CPU time of each and the ratio, pair by pair (median and range) and in all.
+This checkout plays a block as ``hazard.sim.rounds`` does: one call of its kernels (``play_block``: both
+lanes played and tallied ``--chunk`` rounds at a time). Before issue 23 a block was ``play_lanes`` and
+``tally`` called from Python, 2**17 rounds a lane at a time, the logs kept between blocks. ``--against``
+names the kernels' library of such a build (another checkout's ``src/hazard/sim/_native.abi3.so``): its
+``play_lanes`` and ``tally`` are called that way, and this checkout's way is played, on the same blocks of
+the same seed, one block of each in turn, so that each pair of blocks sees the same load of a shared
+machine. Each pair's counts are checked equal; the report is the CPU time of each and the ratio, pair by
+pair (median and range) and in all.
 
     .venv/bin/python bench/bench_block.py --against ../main/src/hazard/sim/_native.abi3.so --blocks 40
 """
@@ -32,14 +32,10 @@ EARLIER_CHUNK = 1 << 17
 
 
 def earlier_kernels(library: Path) -> native.NativeKernels:
-    """An earlier build's kernels, through this checkout's loader (which also binds ``play_block`` and
-    ``seed_words``, absent there: this checkout's stand in, unused)."""
+    """An earlier build's kernels, through this checkout's loader (which also binds ``play_block``, absent
+    there: this checkout's stands in, unused)."""
     loaded = ctypes.CDLL(str(library))
-    for name, function in [
-        ("hazard_play_block", native.load()._play_block),
-        ("hazard_seed_words", native.load()._seed),
-    ]:
-        setattr(loaded, name, function)
+    setattr(loaded, "hazard_play_block", native.load()._play_block)  # noqa: B010 - ctypes binds by name
     return native.NativeKernels(loaded, library)
 
 
@@ -76,7 +72,7 @@ def earlier_block(
 
 
 def this_block(plan: _Plan, block: int, chunk: int) -> list[int]:
-    """A block as this checkout's study of rounds plays it (its lanes seeded in C, one call of play_block)."""
+    """A block as this checkout's study of rounds plays it (one call of play_block)."""
     return _sums(_play_block(plan, 1, block, BLOCK_ROUNDS, chunk).counts)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from hazard.core.staking import StakingPlan
 from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
-from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, mix_entropy, pair_tables
+from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = ["ReferenceKernels", "play_block", "play_lanes", "play_sessions", "session_rows", "tally"]
@@ -382,10 +382,6 @@ class ReferenceKernels:
                 _view(counts, np.int64, TALLY_WAYS, codes, THROW_BUCKETS + 2),
                 _view(hands, np.int64, TALLY_WAYS, HAND_BUCKETS + 2),
             )  # fmt: skip
-
-    @staticmethod
-    def seed_words(entropy: list[int]) -> list[int]:
-        return mix_entropy(entropy)
 
     @staticmethod
     def tally(log: Any, n: int, rule: Any, counts: Any, hands: Any, carry: Any) -> None:  # noqa: PLR0917

@@ -335,7 +335,6 @@ def test_the_sdist_ships_every_test_with_its_helpers_and_fixtures_and_the_docs_t
     assert {
         "src/hazard/sim/native.c",
         "src/hazard/sim/tally.c",
-        "src/hazard/sim/seed.c",
         "src/hazard/sim/_module.c",
     } <= names  # what setup.py builds from
     on_disk = {

@@ -18,11 +18,8 @@ from hazard.sim.stream import (
     check_seed,
     digits_of_word,
     lane_generator,
-    lane_of_words,
     lane_words,
-    mix_entropy,
     reference_digits,
-    seed_entropy,
     seed_words,
 )
 
@@ -79,24 +76,6 @@ def test_a_lane_is_numpys_pcg64_from_its_seed_sequence(seed: int, key: tuple[int
     numpy_words = np.random.PCG64(sequence).random_raw(6).tolist()
     lane = lane_generator(seed, *key)
     assert lane_words(lane, 3) + load().lane_words(lane, 3) == numpy_words
-    # hashed in C, as a study of rounds seeds its lanes: the same words, the same lane
-    in_c = load().seed_words(seed_entropy(seed, key))
-    assert in_c == seed_words(seed, key)
-    assert lane_words(lane_of_words(in_c), 6) == numpy_words
-
-
-def test_the_c_seeding_hashes_any_entropy_as_seed_sequence_does() -> None:
-    """Entropy of fewer words than the pool's four, and of many more (the second loop of the hashing)."""
-    rng = np.random.default_rng(3)
-    for size in (0, 1, 3, 4, 5, 17):
-        entropy = rng.integers(0, 2**32, size=size, dtype=np.uint64).tolist()
-        assert load().seed_words(entropy) == mix_entropy(entropy)
-        if size:
-            assert (
-                mix_entropy(entropy) == np.random.SeedSequence(entropy).generate_state(4, np.uint64).tolist()
-            )
-    with pytest.raises(ValueError, match="32-bit words"):
-        load().seed_words([2**32])
 
 
 def test_digits_are_close_to_uniform() -> None:

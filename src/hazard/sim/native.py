@@ -142,9 +142,6 @@ class NativeKernels:
         self._add = library.hazard_add
         self._add.argtypes = [_VOID, _VOID, _I64, _I64]
         self._add.restype = None
-        self._seed = library.hazard_seed_words
-        self._seed.argtypes = [_VOID, _I64, _VOID]
-        self._seed.restype = None
         self._words = library.hazard_lane_words
         self._words.argtypes = [_VOID, _VOID, _I64]
         self._words.restype = None
@@ -263,16 +260,6 @@ class NativeKernels:
         """``into[i] +=`` the sum of ``counts[w * n + i]`` over the ``ways`` copies of ``n`` counts."""
         n = _items(into)
         self._add(_address(into, "int64"), _address(counts, "int64", n * ways), n, int(ways))
-
-    def seed_words(self, entropy: list[int]) -> list[int]:
-        """SeedSequence's four 64-bit words from its 32-bit words of entropy
-        (:func:`~hazard.sim.stream.mix_entropy`, hashed in C)."""
-        if any(not 0 <= word < 1 << 32 for word in entropy):
-            raise ValueError("seed_words: the entropy is 32-bit words")
-        words = (ctypes.c_uint64 * max(len(entropy), 1))(*entropy)
-        out = (ctypes.c_uint64 * 4)()
-        self._seed(ctypes.addressof(words), len(entropy), ctypes.addressof(out))
-        return list(out)
 
     def lane_words(self, lane: Lane, n: int) -> list[int]:
         """The next ``n`` words of a lane's generator, drawn in C."""

@@ -21,8 +21,7 @@ from hazard.sim.stream import (
     LANES,
     ROUND_STREAM,
     check_seed,
-    lane_of_words,
-    seed_entropy,
+    lane_generator,
 )
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, compile_rules, zeros
 from hazard.sim.workers import Pool, run_blocks
@@ -112,13 +111,8 @@ def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: i
     table = plan.table
     counts = zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
     hands = zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
-    kernels = backend()
-    # seeded as lane_generator seeds them, SeedSequence's hashing in C: in Python it took 4% of a block
-    bits = [
-        lane_of_words(kernels.seed_words(seed_entropy(seed, (ROUND_STREAM, block, lane))))
-        for lane in range(LANES)
-    ]
-    kernels.play_block(
+    bits = [lane_generator(seed, ROUND_STREAM, block, lane) for lane in range(LANES)]
+    backend().play_block(
         bits[0],
         bits[1],
         (rounds + 1) // 2,

@@ -45,12 +45,9 @@ __all__ = [
     "check_seed",
     "digits_of_word",
     "lane_generator",
-    "lane_of_words",
     "lane_words",
-    "mix_entropy",
     "pair_tables",
     "reference_digits",
-    "seed_entropy",
     "seed_words",
 ]
 
@@ -124,31 +121,17 @@ def _words32(n: int) -> list[int]:
     return words
 
 
-def seed_entropy(seed: int, spawn_key: tuple[int, ...]) -> list[int]:
-    """The 32-bit words ``SeedSequence(seed, spawn_key=spawn_key)`` hashes: the seed's, padded to the pool's
-    four where a spawn key follows, then the key's (what :func:`mix_entropy` and the C kernels' seeding take).
-
-    >>> seed_entropy(5, (0, 1, 2))
-    [5, 0, 0, 0, 0, 1, 2]
-    """
-    run = _words32(check_seed(seed))
-    spawn = [word for key in spawn_key for word in _words32(key)]
-    if spawn and len(run) < _POOL:
-        run += [0] * (_POOL - len(run))
-    return run + spawn
-
-
 def seed_words(seed: int, spawn_key: tuple[int, ...]) -> list[int]:
     """The four 64-bit words ``SeedSequence(seed, spawn_key=spawn_key).generate_state(4, uint64)`` gives.
 
     >>> [hex(w) for w in seed_words(0, (0, 0, 0))][:1]
     ['0x3a231f3ddb40f5fe']
     """
-    return mix_entropy(seed_entropy(seed, spawn_key))
-
-
-def mix_entropy(entropy: list[int]) -> list[int]:
-    """SeedSequence's hashing of its 32-bit words of entropy into four 64-bit words (:func:`seed_words`)."""
+    run = _words32(check_seed(seed))
+    spawn = [word for key in spawn_key for word in _words32(key)]
+    if spawn and len(run) < _POOL:
+        run += [0] * (_POOL - len(run))
+    entropy = run + spawn
     hash_const = _INIT_A
 
     def hashmix(value: int) -> int:
@@ -183,11 +166,7 @@ def mix_entropy(entropy: list[int]) -> list[int]:
 def lane_generator(seed: int, kind: int, block: int, lane: int) -> Lane:
     """The generator of one lane of one block (see the module's description of the scheme): PCG64 seeded
     as NumPy seeds it from ``SeedSequence(seed, spawn_key=(kind, block, lane))``."""
-    return lane_of_words(seed_words(seed, (kind, block, lane)))
-
-
-def lane_of_words(words: list[int]) -> Lane:
-    """PCG64 seeded as NumPy seeds it from SeedSequence's four words (:func:`seed_words`)."""
+    words = seed_words(seed, (kind, block, lane))
     start, sequence = (words[0] << 64) | words[1], (words[2] << 64) | words[3]
     increment = ((sequence << 1) | 1) & _MASK128
     state = (increment + start) & _MASK128  # PCG's seeding: a step from 0, the start added, a step
