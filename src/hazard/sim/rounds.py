@@ -157,7 +157,7 @@ def simulate_rounds(
     """Play ``rounds`` rounds of ``table`` from ``seed``, every throw drawn, and count what happened.
 
     The counts depend only on the table, the number of rounds and the seed: not on ``chunk_rounds`` (rounds
-    a lane plays per call of the kernel) nor on ``workers`` (threads; default: one per core). A Ctrl-C
+    a lane logs before they are tallied) nor on ``workers`` (threads; default: one per core). A Ctrl-C
     stops the run after the blocks in progress and returns what the finished blocks counted, with
     ``interrupted`` set. With ``pool`` (a cluster's: ``hazard.sim.cluster.connect``) the blocks run
     there instead, with the same results.
