@@ -25,7 +25,12 @@ LIMITED_API = "cp311"
 
 KERNELS = Extension(
     "hazard.sim._native",
-    sources=["src/hazard/sim/native.c", "src/hazard/sim/session.c", "src/hazard/sim/_module.c"],
+    sources=[
+        "src/hazard/sim/native.c",
+        "src/hazard/sim/tally.c",
+        "src/hazard/sim/session.c",
+        "src/hazard/sim/_module.c",
+    ],
     py_limited_api=True,
     define_macros=[("Py_LIMITED_API", "0x030B0000")],  # 3.11's limited API: what _module.c is held to
 )

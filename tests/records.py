@@ -57,6 +57,6 @@ def reseal(db: Path) -> None:
                     (head, game["id"], line["seq"]),
                 )
             connection.execute(
-                "UPDATE hazard_games SET entries = ?, head = ? WHERE id = ?", (len(lines), head, game["id"])
+                "UPDATE hazard_heads SET entries = ?, head = ? WHERE game = ?", (len(lines), head, game["id"])
             )
     connection.close()

@@ -10,6 +10,8 @@ same throws and require the same answer. They take their arrays positionally, as
   moves the log's end on by one only when the round ended (code > 0).
 - :func:`tally` reads a lane's log: counts by outcome code and by number of throws, the sums of throws and
   of their squares, and how many rounds each caster kept the dice.
+- :func:`play_block` plays a block's two lanes to their quotas a chunk at a time, each chunk logged by
+  :func:`play_lanes` and then tallied by :func:`tally` (what the C kernel does in one call).
 - :func:`play_sessions` plays whole sessions at a table, round by round, with bankrolls and stakes.
 """
 
@@ -24,7 +26,7 @@ from hazard.sim.session import _STAKING_CODE, SessionRows, SessionTally, _joined
 from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, lane_generator, lane_words, pair_tables
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
-__all__ = ["ReferenceKernels", "play_lanes", "play_sessions", "session_rows", "tally"]
+__all__ = ["ReferenceKernels", "play_block", "play_lanes", "play_sessions", "session_rows", "tally"]
 
 _LIMIT = np.uint64(WORD_LIMIT)
 _M11 = np.uint64(36**DIGITS_PER_WORD)
@@ -209,6 +211,24 @@ def tally(log, n, rule, counts, hands, carry):  # type: ignore[no-untyped-def]  
     carry[1] = np.int64(kept)
 
 
+def play_block(bits0, bits1, quota0, quota1, chunk, entries, start, low, high, rule, counts, hands):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+    """Play a block's two lanes from their first throw to their quotas of rounds, ``chunk`` rounds a lane at a
+    time: each chunk logged by :func:`play_lanes`, then each lane's log added to the counts by :func:`tally`,
+    each lane with its own hand carry (starting at no hand in progress)."""
+    quotas = [quota0, quota1]
+    done = [0, 0]
+    carry = np.zeros((2, 4), dtype=np.uint64)
+    carry[:, 0] = start
+    hand_carry = [np.zeros(2, dtype=np.int64) for _ in range(2)]
+    logs = [np.zeros(min(chunk, max(quotas)) + 1, dtype=np.uint64) for _ in range(2)]
+    while done != quotas:
+        targets = [min(chunk, q - d) for q, d in zip(quotas, done, strict=True)]
+        logged = play_lanes(bits0, bits1, targets[0], targets[1], entries, carry, logs[0], logs[1], low, high)
+        for lane in range(2):
+            tally(logs[lane], int(logged[lane]), rule, counts, hands, hand_carry[lane])
+            done[lane] += int(logged[lane])
+
+
 def _throws(bits: Any) -> Any:
     """A block's throws, drawn as they are needed: 11 of each accepted word, lowest base-36 digit first."""
     while True:
@@ -354,6 +374,18 @@ class ReferenceKernels:
             _view(log0, np.uint64), _view(log1, np.uint64), _view(low, np.uint64), _view(high, np.uint64),
         )  # fmt: skip
         return int(e0), int(e1)
+
+    @staticmethod
+    def play_block(bits0: Any, bits1: Any, quota0: int, quota1: int, chunk: int, *arrays: Any) -> None:
+        entries, start, low, high, rule, counts, hands = arrays
+        codes = len(_view(rule, np.int64))
+        with np.errstate(over="ignore"):  # the masks wrap round in uint64, as C's unsigned arithmetic does
+            play_block(
+                bits0, bits1, quota0, quota1, chunk, _view(entries, np.uint64), start, _view(low, np.uint64),
+                _view(high, np.uint64), _view(rule, np.int64),
+                _view(counts, np.int64, TALLY_WAYS, codes, THROW_BUCKETS + 2),
+                _view(hands, np.int64, TALLY_WAYS, HAND_BUCKETS + 2),
+            )  # fmt: skip
 
     @staticmethod
     def tally(log: Any, n: int, rule: Any, counts: Any, hands: Any, carry: Any) -> None:  # noqa: PLR0917

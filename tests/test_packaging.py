@@ -332,7 +332,12 @@ def test_the_sdist_ships_every_test_with_its_helpers_and_fixtures_and_the_docs_t
     names = set(_sdist_names(release))
     for needed in ("LICENSE", "README.md", "pyproject.toml", "setup.py", "MANIFEST.in", "PKG-INFO"):
         assert needed in names, needed
-    assert {"src/hazard/sim/native.c", "src/hazard/sim/_module.c"} <= names  # what setup.py builds from
+    assert {
+        "src/hazard/sim/native.c",
+        "src/hazard/sim/tally.c",
+        "src/hazard/sim/session.c",
+        "src/hazard/sim/_module.c",
+    } <= names  # what setup.py builds from
     on_disk = {
         path.relative_to(ROOT).as_posix()
         for folder in (TESTS, DOCS)

@@ -181,6 +181,50 @@ def test_the_tally_of_a_real_log_with_long_hands_equals_the_reference() -> None:
     assert sum(sum(way[:HAND_BUCKETS]) for way in hands) > 0  # wikipedia passes the dice after 3 losses
 
 
+# --- rounds: a whole block in one call ---------------------------------------------------------------------
+
+
+def _block(kernels: Kernels, table: CompiledRules, quotas: tuple[int, int], *, seed: int, chunk: int) -> Any:
+    """A block's two lanes played to their quotas and tallied in one call: the counts and hands, their copies
+    added up (which copy a round goes to depends on the chunk; the sums do not)."""
+    low, high = pair_tables()
+    bits = [lane_generator(seed, ROUND_STREAM, 2, lane) for lane in (0, 1)]
+    counts = np.zeros(TALLY_WAYS * table.codes * (THROW_BUCKETS + 2), dtype=np.int64)
+    hands = np.zeros(TALLY_WAYS * (HAND_BUCKETS + 2), dtype=np.int64)
+    rule = table.passing_rule()
+    start = table.start * 36
+    kernels.play_block(bits[0], bits[1], *quotas, chunk, table.entries, start, low, high, rule, counts, hands)
+    return counts.reshape(TALLY_WAYS, -1).sum(axis=0).tolist(), hands.reshape(TALLY_WAYS, -1).sum(
+        axis=0
+    ).tolist()
+
+
+@pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
+@pytest.mark.parametrize(
+    ("quotas", "chunk"), [((700, 699), 1), ((700, 699), 45), ((700, 699), 4096), ((9, 0), 4)]
+)
+def test_a_block_in_one_call_equals_the_reference(ruleset: Any, quotas: tuple[int, int], chunk: int) -> None:
+    table = compile_rules(ruleset)
+    expected = _block(REFERENCE, table, quotas, seed=6, chunk=300)
+    assert _block(NATIVE, table, quotas, seed=6, chunk=chunk) == expected
+    counts = np.array(expected[0]).reshape(table.codes, THROW_BUCKETS + 2)
+    assert counts[:, :THROW_BUCKETS].sum() == sum(quotas)
+
+
+def test_a_block_in_one_call_refuses_what_it_cannot_play() -> None:
+    table = compile_rules(find_ruleset("craps"))
+    for quotas, chunk, message in [((-1, 2), 10, "quotas of 0 or more"), ((3, 2), 0, "a chunk of 1 or more")]:
+        with pytest.raises(ValueError, match=message):
+            _block(NATIVE, table, quotas, seed=1, chunk=chunk)
+    low, high = pair_tables()
+    bits = lane_generator(1, ROUND_STREAM, 0, 0)
+    short = np.zeros(3, dtype=np.int64)
+    with pytest.raises(ValueError, match="items"):
+        NATIVE.play_block(
+            bits, bits, 5, 5, 10, table.entries, 0, low, high, table.passing_rule(), short, short
+        )
+
+
 # --- sessions -----------------------------------------------------------------------------------------------
 
 
@@ -289,7 +333,7 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
-    sources = [str(folder / "native.c"), str(folder / "session.c")]
+    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c")]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
@@ -381,7 +425,7 @@ def _compiler() -> list[str]:
     return command
 
 
-@pytest.mark.parametrize("name", ["native.c", "session.c"])
+@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c"])
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
 def test_the_c_source_compiles_without_warnings_as_portable_c11(
     tmp_path: Path, defines: list[str], name: str

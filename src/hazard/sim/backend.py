@@ -37,6 +37,22 @@ class Kernels(Protocol):
         high: Buffer,
     ) -> tuple[int, int]: ...
 
+    def play_block(  # noqa: PLR0917
+        self,
+        bits0: Lane,
+        bits1: Lane,
+        quota0: int,
+        quota1: int,
+        chunk: int,
+        entries: Buffer,
+        start: int,
+        low: Buffer,
+        high: Buffer,
+        rule: Buffer,
+        counts: Buffer,
+        hands: Buffer,
+    ) -> None: ...
+
     def tally(  # noqa: PLR0917
         self, log: Buffer, n: int, rule: Buffer, counts: Buffer, hands: Buffer, carry: Buffer
     ) -> None: ...

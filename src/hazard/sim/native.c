@@ -283,14 +283,37 @@ static void play_pair(hazard_lane *bits0, hazard_lane *bits1, const fast_table *
     *at1 = p1;
 }
 
+/* The fast loop's tables, made once for every chunk of a block (hazard_play_block) or once a call
+ * (hazard_play_lanes): the fast table and the pairs of digits, each twice (see fast_table). `ready` is 0
+ * where the fast table could not be allocated: the plain loop then does all the work. */
+typedef struct {
+    fast_table table;
+    uint32_t pairs[36 * 36];
+    int ready;
+} fast_loop;
+
+static void fast_loop_of(const uint64_t *restrict entries, int64_t n_entries, const uint64_t *restrict low,
+                         const uint64_t *restrict high, fast_loop *out) {
+    out->ready = fast_table_of(entries, n_entries, &out->table);
+    for (int q = 0; q < 36 * 36; q++) {
+        out->pairs[q] = (uint32_t)(2 * low[q]) | (uint32_t)(2 * high[q]) << 16;
+    }
+}
+
+static void fast_loop_free(fast_loop *loop) {
+    if (loop->ready) {
+        free(loop->table.add);
+        free(loop->table.link);
+    }
+}
+
 /* play_lanes: the two lanes of a block, in step while both are far from their targets (their
  * table look-ups then overlap): four words of each at a time (play_pair) while they can, then a word of
- * each at a time; each finishing alone. carry is (2, 4); the rounds logged go to logged[0..1]. `entries`
- * has n_entries entries. */
-EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t target0, int64_t target1,
-                              const uint64_t *restrict entries, int64_t n_entries, uint64_t *restrict carry,
-                              uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
-                              const uint64_t *restrict high, int64_t *restrict logged) {
+ * each at a time; each finishing alone. carry is (2, 4); the rounds logged go to logged[0..1]. */
+static void play_lanes_with(hazard_lane *bits0, hazard_lane *bits1, int64_t target0, int64_t target1,
+                            const uint64_t *restrict entries, const fast_loop *fast, uint64_t *restrict carry,
+                            uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
+                            const uint64_t *restrict high, int64_t *restrict logged) {
     int64_t e0 = 0, e1 = 0;
     uint64_t *c0 = carry, *c1 = carry + 4;
     if (c0[3] != 0) { /* finish the words left part-used by the last call, one lane at a time */
@@ -301,19 +324,12 @@ EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t ta
     }
     if (c0[3] == 0 && c1[3] == 0) {
         const int64_t batch = (int64_t)DIGITS_PER_WORD * WORDS;
-        fast_table table; /* where it cannot be allocated, the plain loop below does all the work */
-        if (target0 - e0 > batch && target1 - e1 > batch && fast_table_of(entries, n_entries, &table)) {
-            uint32_t pairs[36 * 36];
-            for (int q = 0; q < 36 * 36; q++) {
-                pairs[q] = (uint32_t)(2 * low[q]) | (uint32_t)(2 * high[q]) << 16;
-            }
+        if (target0 - e0 > batch && target1 - e1 > batch && fast->ready) {
             uint64_t *p0 = log0 + e0, *p1 = log1 + e1;
-            play_pair(bits0, bits1, &table, c0, c1, &p0, &p1, log0 + (target0 - batch),
-                      log1 + (target1 - batch), pairs);
+            play_pair(bits0, bits1, &fast->table, c0, c1, &p0, &p1, log0 + (target0 - batch),
+                      log1 + (target1 - batch), fast->pairs);
             e0 = p0 - log0;
             e1 = p1 - log1;
-            free(table.add);
-            free(table.link);
         }
         uint64_t o0 = c0[0], t0 = c0[1], o1 = c1[0], t1 = c1[1];
         uint64_t u0 = (uint64_t)e0, u1 = (uint64_t)e1;
@@ -349,80 +365,63 @@ EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t ta
     logged[1] = e1;
 }
 
-static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
-
-/* One round of a log into the counts: copy i & 3 of them, so that repeated outcomes do not wait on each
- * other (the four copies are added up afterwards). */
-static inline void count_round(int64_t *restrict counts, uint64_t i, uint64_t value, uint64_t copy) {
-    const uint64_t width = THROW_BUCKETS + 2;
-    const uint64_t last = THROW_BUCKETS - 1;
-    uint64_t code = value >> 32;
-    uint64_t throws = value & 0xFFFFFFFFULL;
-    uint64_t row = (i & 3) * copy + code * width;
-    counts[row + min_u64(throws, last)] += 1;
-    if (throws >= last) { /* rare: exact sums for the long rounds the last bucket lumps together */
-        counts[row + THROW_BUCKETS] += (int64_t)throws;
-        counts[row + THROW_BUCKETS + 1] += (int64_t)(throws * throws);
-    }
+/* The lanes of a block played in step (play_lanes_with, which has the details), `entries` of n_entries. */
+EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t target0, int64_t target1,
+                              const uint64_t *restrict entries, int64_t n_entries, uint64_t *restrict carry,
+                              uint64_t *restrict log0, uint64_t *restrict log1, const uint64_t *restrict low,
+                              const uint64_t *restrict high, int64_t *restrict logged) {
+    fast_loop fast;
+    fast_loop_of(entries, n_entries, low, high, &fast);
+    play_lanes_with(bits0, bits1, target0, target1, entries, &fast, carry, log0, log1, low, high, logged);
+    fast_loop_free(&fast);
 }
 
-/* One round of a log into the hands: masks, not branches (a win clears the streak, a counted loss adds to
- * it, no main passes at once); where one counted loss passes the dice the streak is not needed. */
-static inline void hand_round(int64_t *restrict hands, uint64_t i, uint64_t flags, uint64_t after, uint64_t *streak,
-                              uint64_t *kept) {
-    const uint64_t hand_copy = HAND_BUCKETS + 2;
-    const uint64_t last_hand = HAND_BUCKETS - 1;
-    uint64_t win = flags & 1;
-    uint64_t counted = (flags >> 1) & 1;
-    uint64_t no_main = (flags >> 2) & 1;
-    uint64_t passed;
-    *kept += 1 - no_main;
-    if (after <= 1) {
-        passed = no_main | counted;
-    } else {
-        *streak = (*streak + counted) & (win - 1);
-        passed = no_main | (counted & (uint64_t)(*streak >= after));
-    }
-    uint64_t hand_row = (i & 3) * hand_copy;
-    hands[hand_row + min_u64(*kept, last_hand)] += (int64_t)passed;
-    if (*kept >= last_hand) {
-        hands[hand_row + HAND_BUCKETS] += (int64_t)(*kept * passed);
-        hands[hand_row + HAND_BUCKETS + 1] += (int64_t)(*kept * *kept * passed);
-    }
-    uint64_t keep = passed - 1;
-    *streak &= keep;
-    *kept &= keep;
-}
+/* The tally (tally.c, compiled into the same library): whether the dice ever pass under a rule, and a lane's
+ * log added to the counts (hazard_tally, with `passes` given). */
+int hazard_rule_passes(const int64_t *restrict rule, int64_t codes);
+void hazard_tally_with(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
+                       int passes, int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry);
 
-/* tally: add the first n rounds of a lane's log to the counts. counts is (4, codes,
- * THROW_BUCKETS + 2) and hands (4, HAND_BUCKETS + 2), both C-contiguous; rule has `codes` entries
- * (CompiledRules.passing_rule, compiled from hazard.core.passing: bit 0 a win, 1 a counted loss, 2 no main);
- * carry holds the losing streak and the rounds of the hand in progress. The reference reads the log
- * twice, once for the counts and once for the hands; here both are taken in one pass (the two touch
- * different arrays, so the results are the same), which saves a third of the time. */
-EXPORT void hazard_tally(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
-                         int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry) {
-    const uint64_t copy = (uint64_t)codes * (THROW_BUCKETS + 2);
-    uint64_t after = (uint64_t)rule[0];
-    int passes = after > 0;
-    for (int64_t code = 1; code < codes; code++) {
-        passes |= (rule[code] & 4) != 0;
+/* play_block: a block's two lanes played from their first throw until each has logged its quota of
+ * rounds, and tallied as they go: `chunk` rounds a lane at a time are logged (play_lanes_with) and then
+ * counted (hazard_tally_with) while the log is still in the cache, all in one call, with the fast loop's tables
+ * made once. The counts are those of hazard_play_lanes and hazard_tally called chunk by chunk, as the
+ * reference does: a lane keeps its word and its round from one chunk to the next. Each lane starts at
+ * `start` (an entry's offset) with its hand carry at zero; counts and hands are as hazard_tally has them.
+ * Returns 0, or -2 where the logs cannot be allocated. */
+EXPORT int64_t hazard_play_block(hazard_lane *bits0, hazard_lane *bits1, int64_t quota0, int64_t quota1,
+                                 int64_t chunk, const uint64_t *restrict entries, int64_t n_entries,
+                                 int64_t start, const uint64_t *restrict low, const uint64_t *restrict high,
+                                 const int64_t *restrict rule, int64_t codes, int64_t *restrict counts,
+                                 int64_t *restrict hands) {
+    int64_t longest = quota0 > quota1 ? quota0 : quota1;
+    size_t size = (size_t)(chunk < longest ? chunk : longest) + 1;
+    uint64_t *log0 = malloc(sizeof(uint64_t) * size);
+    uint64_t *log1 = malloc(sizeof(uint64_t) * size);
+    if (log0 == NULL || log1 == NULL) {
+        free(log0);
+        free(log1);
+        return -2;
     }
-    if (!passes) { /* the dice never pass: the hands (and their carry) are left as they are */
-        for (int64_t i = 0; i < n; i++) {
-            count_round(counts, (uint64_t)i, log[i], copy);
-        }
-        return;
+    fast_loop fast;
+    fast_loop_of(entries, n_entries, low, high, &fast);
+    int passes = hazard_rule_passes(rule, codes);
+    uint64_t carry[8] = {(uint64_t)start, 0, 0, 0, (uint64_t)start, 0, 0, 0};
+    int64_t hand0[2] = {0, 0}, hand1[2] = {0, 0};
+    int64_t done0 = 0, done1 = 0, logged[2];
+    while (done0 < quota0 || done1 < quota1) {
+        int64_t target0 = quota0 - done0 < chunk ? quota0 - done0 : chunk;
+        int64_t target1 = quota1 - done1 < chunk ? quota1 - done1 : chunk;
+        play_lanes_with(bits0, bits1, target0, target1, entries, &fast, carry, log0, log1, low, high, logged);
+        hazard_tally_with(log0, logged[0], rule, codes, passes, counts, hands, hand0);
+        hazard_tally_with(log1, logged[1], rule, codes, passes, counts, hands, hand1);
+        done0 += logged[0];
+        done1 += logged[1];
     }
-    uint64_t streak = (uint64_t)carry[0];
-    uint64_t kept = (uint64_t)carry[1];
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t value = log[i];
-        count_round(counts, (uint64_t)i, value, copy);
-        hand_round(hands, (uint64_t)i, (uint64_t)rule[value >> 32], after, &streak, &kept);
-    }
-    carry[0] = (int64_t)streak;
-    carry[1] = (int64_t)kept;
+    fast_loop_free(&fast);
+    free(log0);
+    free(log1);
+    return 0;
 }
 
 /* The session kernel (hazard_play_sessions) is in session.c, compiled into the same library. */

@@ -150,6 +150,10 @@ class NativeKernels:
         self._play_lanes = library.hazard_play_lanes
         self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
         self._play_lanes.restype = None
+        self._play_block = library.hazard_play_block
+        self._play_block.argtypes = [_VOID, _VOID, _I64, _I64, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64]
+        self._play_block.argtypes += [_VOID, _VOID]
+        self._play_block.restype = _I64
         self._tally = library.hazard_tally
         self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
         self._tally.restype = None
@@ -208,6 +212,47 @@ class NativeKernels:
             ctypes.addressof(logged),
         )
         return int(logged[0]), int(logged[1])
+
+    def play_block(  # noqa: PLR0917
+        self,
+        bits0: Lane,
+        bits1: Lane,
+        quota0: int,
+        quota1: int,
+        chunk: int,
+        entries: Buffer,
+        start: int,
+        low: Buffer,
+        high: Buffer,
+        rule: Buffer,
+        counts: Buffer,
+        hands: Buffer,
+    ) -> None:
+        """Play a block's two lanes from their first throw until each has logged its quota of rounds, and
+        add them to ``counts`` and ``hands`` (as :meth:`tally` has them) as they go, in one call: the same
+        counts as :meth:`play_lanes` and :meth:`tally` called ``chunk`` rounds a lane at a time (the size of
+        the logs held), each lane starting at the entry offset ``start`` with no hand in progress."""
+        if min(quota0, quota1) < 0 or chunk < 1 or not 0 <= start < _items(entries):
+            raise ValueError("play_block: quotas of 0 or more, a chunk of 1 or more, a start within entries")
+        codes = _items(rule)
+        result = self._play_block(
+            _lane(bits0),
+            _lane(bits1),
+            int(quota0),
+            int(quota1),
+            int(chunk),
+            _address(entries, "uint64"),
+            _items(entries),
+            int(start),
+            _address(low, "uint64", 36 * 36),
+            _address(high, "uint64", 36 * 36),
+            _address(rule, "int64"),
+            codes,
+            _address(counts, "int64", TALLY_WAYS * codes * (THROW_BUCKETS + 2)),
+            _address(hands, "int64", TALLY_WAYS * (HAND_BUCKETS + 2)),
+        )
+        if result == -2:
+            raise MemoryError("play_block: out of memory for the logs")
 
     def tally(  # noqa: PLR0917
         self,

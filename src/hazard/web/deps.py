@@ -39,6 +39,7 @@ __all__ = [
     "ViewerDep",
     "address",
     "bearer",
+    "services_of",
     "set_cookie",
     "token",
 ]
@@ -58,12 +59,20 @@ class Services:
     signer: RevealSigner
 
 
-def services(request: Request) -> Services:
+def services_of(request: Request) -> Services:
+    """The server's services, as :func:`~hazard.web.app.create_app` made them."""
     return request.app.state.services  # type: ignore[no-any-return]  # set by create_app
 
 
-def hub(request: Request) -> Hub:
-    return services(request).hub
+# The dependencies are coroutines, though they never wait: FastAPI runs a plain function's dependency in its
+# thread pool, and the hop there and back (twice for an action: the hub, the services) cost a fifth of the
+# server's CPU per action under load (docs/benchmarks.md).
+async def services(request: Request) -> Services:
+    return services_of(request)
+
+
+async def hub(request: Request) -> Hub:
+    return services_of(request).hub
 
 
 ServicesDep = Annotated[Services, Depends(services)]
@@ -153,7 +162,7 @@ async def seater(hub: HubDep, request: Request, game: GameNumber) -> Seater:
     return Seater(None)
 
 
-def view_mode(game: GameNumber, mode: str = "table") -> str:
+async def view_mode(game: GameNumber, mode: str = "table") -> str:
     """A view's mode, checked once the table's number is (and before anything about the table is looked
     up)."""
     if mode not in ("table", "referee", "screen"):

@@ -30,7 +30,7 @@ from hazard.core.errors import IllegalError
 from hazard.core.numbers import fraction_text
 from hazard.table import DrillScore, best_drill_scores, check_name, keep_drill_score
 from hazard.web.bodies import REFUSALS
-from hazard.web.deps import hub
+from hazard.web.deps import services_of
 from hazard.web.hub import NoSuchTable
 from hazard.web.pages import templates
 
@@ -196,7 +196,7 @@ async def answer(request: Request, body: DrillAnswer) -> dict[str, Any]:
     held, judged = _drills(request).answer(body.drill, body.round, body.answer)
     answered: dict[str, Any] = {"judged": _judged(judged), **_state(held.drill)}
     if held.drill.over and held.name is not None:
-        store = hub(request).store
+        store = services_of(request).hub.store
         drill = held.drill
         await asyncio.to_thread(keep_drill_score, store, held.name, drill.score, drill.rounds, drill.seed)
         answered["kept"] = [_score(s) for s in await asyncio.to_thread(best_drill_scores, store, held.name)]
@@ -207,7 +207,7 @@ async def answer(request: Request, body: DrillAnswer) -> dict[str, Any]:
 async def best(request: Request, name: Annotated[str | None, Query(max_length=160)] = None) -> dict[str, Any]:
     """The best scores kept, of the player ``name`` or of everyone, best first."""
     player = None if name is None or not name.strip() else check_name(name)
-    scores = await asyncio.to_thread(best_drill_scores, hub(request).store, player, limit=10)
+    scores = await asyncio.to_thread(best_drill_scores, services_of(request).hub.store, player, limit=10)
     return {"name": player, "best": [_score(s) for s in scores]}
 
 
@@ -219,7 +219,7 @@ def _templates() -> Environment:
 @router.get("/drill", response_class=HTMLResponse, include_in_schema=False)
 async def drill_page(request: Request) -> HTMLResponse:
     """The drill's page: a form to start, the offer and its clock, the judgement, the best scores."""
-    scores = await asyncio.to_thread(best_drill_scores, hub(request).store, None, limit=10)
+    scores = await asyncio.to_thread(best_drill_scores, services_of(request).hub.store, None, limit=10)
     page = _templates().get_template("drill.html")
     return HTMLResponse(
         page.render(

@@ -190,14 +190,14 @@ def test_an_entry_put_in_after_the_last_is_refused(store: GameStore, db: Path) -
     sql(db, "INSERT INTO hazard_entries (game, seq, at, data, digest) VALUES (?, 4, ?, ?, ?)", game, *last)
     refused_whole(store, game, f"record of game {game} is corrupt: entry 4 does not follow")
     reseal(db)  # even with a chain recomputed over it, the game's head does not reach it ...
-    sql(db, "UPDATE hazard_games SET entries = 3")
+    sql(db, "UPDATE hazard_heads SET entries = 3")
     refused_whole(store, game, "entry 4 was put in after the game's last entry, 3")
 
 
 @pytest.mark.parametrize("count", [-5, -1])
 def test_a_count_of_entries_below_zero_is_refused_as_such(store: GameStore, db: Path, count: int) -> None:
     game = new_game(store, EVERY_ACTION[:3])
-    sql(db, "UPDATE hazard_games SET entries = ?", count)
+    sql(db, "UPDATE hazard_heads SET entries = ?", count)
     refused_whole(store, game, f"record of game {game} is corrupt: its count of entries is {count}, below 0")
 
 

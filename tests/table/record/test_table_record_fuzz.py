@@ -97,7 +97,8 @@ def test_a_damaged_record_is_refused_with_one_clear_error_or_read_as_it_was(
         if kind == "entry field":
             sql(db, f"UPDATE hazard_entries SET {column} = ? WHERE seq = ?", value, seq)
         elif kind == "game field":
-            sql(db, f"UPDATE hazard_games SET {column} = ?", value)
+            table = "hazard_heads" if column in ("entries", "head") else "hazard_games"
+            sql(db, f"UPDATE {table} SET {column} = ?", value)
         elif kind == "flip":
             (data,) = rows(db, f"SELECT data FROM hazard_entries WHERE seq = {seq}")[0]
             text = str(data)

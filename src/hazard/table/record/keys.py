@@ -44,6 +44,7 @@ __all__ = [
     "SeatKey",
     "check_seating",
     "claims_table",
+    "entry_keys",
     "expiry",
     "holds",
     "request_key",
@@ -320,3 +321,24 @@ def _has_seating(connection: sa.Connection, seats: sa.Table) -> bool:
     if not inspector.has_table(seats.name):
         return True  # made with this release's columns by the opening transaction
     return any(column["name"] == SEATING for column in inspector.get_columns(seats.name))
+
+
+def entry_keys(
+    connection: sa.Connection,
+    seats: sa.Table,
+    claims: sa.Table,
+    game: int,
+    seq: int,
+    *,
+    key: tuple[str, str] | None,
+    claim: tuple[str, str, str] | None,
+    ended: int | None,
+) -> None:
+    """What entry ``seq`` does to the seats' keys, in its transaction: the key or claim code a sit gives, the
+    keys and codes of the seating a leave ends (``ended``)."""
+    if key is not None:
+        add_key(connection, seats, game, key, seq)
+    if claim is not None:
+        add_claim(connection, claims, game, claim, seq)
+    if ended is not None:
+        revoke(connection, seats, claims, game, ended)

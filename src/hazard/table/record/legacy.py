@@ -1,6 +1,7 @@
 """Records of older releases: read as they are, and brought up to this release's layout the first time they
 are opened for writing, in the opening transaction. A record of the release before the chain is sealed (each
-game given its kind, each entry its digest, each game its head); the fair dice's seeds kept in clear are
+game given its kind, each entry its digest, each game its head); one that kept each game's head in the game's
+row has the heads moved to rows of their own (:func:`move_heads`); the fair dice's seeds kept in clear are
 sealed by :mod:`hazard.table.fair.sealing`, the seats' keys given their seatings by
 :mod:`hazard.table.record.keys`.
 """
@@ -15,7 +16,7 @@ from hazard.table.fair.sealing import seal_kept_seeds
 from hazard.table.record import keys as seat_keys
 from hazard.table.record.chain import entry_digest, setup_digest
 from hazard.table.record.engine import Access, begin
-from hazard.table.record.schema import SETUP_COLUMNS, Layout, layout, stored_json, tables
+from hazard.table.record.schema import SETUP_COLUMNS, Layout, games_table, layout, stored_json, tables
 from hazard.table.rules.entries import GameKind
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
     from hazard.table.fair.serverkeys import ServerKeys
 
-__all__ = ["KIND", "kind_of", "seal_chain", "unchained_kind", "upgraded"]
+__all__ = ["KIND", "kind_of", "move_heads", "seal_chain", "unchained_kind", "upgraded"]
 
 KIND = "kind"
 """The setting under which the release before the chain kept a game's kind."""
@@ -31,17 +32,20 @@ KIND = "kind"
 
 def upgraded(engine: sa.Engine, access: Access, keys: ServerKeys) -> Layout:
     """The layout of the record ``engine`` opens, once a writer (``access``) has brought it up to this
-    release's in one transaction: the chain sealed over a record of the release before it, every table not
-    there yet made (a record made before the fair dice has no secrets), the seeds kept in clear sealed, the
-    seats' keys given their seatings."""
+    release's in one transaction: the chain sealed over a record of the release before it, the heads moved
+    out of the games' rows, every table not there yet made (a record made before the fair dice has no
+    secrets), the seeds kept in clear sealed, the seats' keys given their seatings."""
     with engine.connect() as looking, looking.begin():  # takes no write lock, so writes nothing
         found = layout(looking)
     # A resume (WRITE) of a record with no tables fails: it makes none, so it writes nothing.
     if access is Access.CREATE or (access is Access.WRITE and found is not Layout.EMPTY):
         with begin(engine) as connection:
-            if layout(connection) is Layout.UNCHAINED:  # again, under the write lock
-                seal_chain(connection)
+            found = layout(connection)  # again, under the write lock
             tables().metadata.create_all(connection)
+            if found is Layout.UNCHAINED:
+                seal_chain(connection)
+            elif found is Layout.HEAD_IN_GAME:
+                move_heads(connection)
             seal_kept_seeds(connection, tables().secrets, keys)
             seat_keys.upgrade(connection, tables().seats, tables().entries)
             found = Layout.CHAINED
@@ -50,17 +54,13 @@ def upgraded(engine: sa.Engine, access: Access, keys: ServerKeys) -> Layout:
 
 def seal_chain(connection: sa.Connection) -> None:
     """Bring a record of the release before the chain to this layout, in the opening transaction: each game
-    gets its kind (kept until now in its settings), its entries their digests, and its head."""
+    gets its kind (kept until now in its settings), its entries their digests, and its head row (made
+    already)."""
     import sqlalchemy as sa
 
     schema = tables()
     games, entries = schema.games, schema.entries
-    for table, name, default in (
-        (games, "kind", "''"),
-        (games, "entries", "0"),
-        (games, "head", "''"),
-        (entries, "digest", "''"),
-    ):
+    for table, name, default in ((games, "kind", "''"), (entries, "digest", "''")):
         kind = table.c[name].type.compile(dialect=connection.dialect)
         connection.exec_driver_sql(
             f"ALTER TABLE {table.name} ADD COLUMN {name} {kind} NOT NULL DEFAULT {default}"
@@ -87,10 +87,36 @@ def seal_chain(connection: sa.Connection) -> None:
                 entries.update().where(entries.c.game == row["id"], entries.c.seq == seq).values(digest=head)
             )
         connection.execute(
-            games.update()
-            .where(games.c.id == row["id"])
-            .values(kind=row["kind"], settings=row["settings"], entries=count, head=head)
+            games.update().where(games.c.id == row["id"]).values(kind=row["kind"], settings=row["settings"])
         )
+        connection.execute(schema.heads.insert().values(game=row["id"], entries=count, head=head))
+
+
+def move_heads(connection: sa.Connection) -> None:
+    """Move each game's head out of its row (where the release before kept it, so that every entry rewrote
+    the game's whole setup) into its head row (made already), in the opening transaction; the games' rows
+    are left as they are but for the head."""
+    import sqlalchemy as sa
+
+    schema = tables()
+    old, heads = schema.games_with_head, schema.heads
+    connection.execute(
+        heads.insert().from_select(
+            ["game", "entries", "head"], sa.select(old.c.id, old.c.entries, old.c.head)
+        )
+    )
+    if connection.dialect.name != "sqlite":
+        connection.exec_driver_sql(f"ALTER TABLE {old.name} DROP COLUMN entries, DROP COLUMN head")
+        return
+    # SQLite before 3.35 cannot drop a column; the rebuild is what a newer one would do for it. No foreign
+    # key is enforced on the record's connections (SQLite's default), so the other tables keep naming
+    # hazard_games, the rebuilt table, by its name.
+    moving = games_table(sa.MetaData(), f"{old.name}_moving")
+    moving.create(connection)
+    names = list(moving.c.keys())
+    connection.execute(moving.insert().from_select(names, sa.select(*(old.c[name] for name in names))))
+    old.drop(connection)
+    connection.exec_driver_sql(f"ALTER TABLE {moving.name} RENAME TO {old.name}")
 
 
 def kind_of(value: object) -> GameKind | None:

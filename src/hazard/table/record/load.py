@@ -62,12 +62,17 @@ def read_game(
     import sqlalchemy as sa
 
     schema = tables()
-    chained = layout is Layout.CHAINED
-    game_columns = schema.games.c if chained else [schema.games.c[n] for n in UNCHAINED_GAME_COLUMNS]
+    chained = layout is not Layout.UNCHAINED
+    games = schema.games_in(layout)
+    query = sa.select(*(games.c[n] for n in UNCHAINED_GAME_COLUMNS)).where(games.c.id == game)
     entry_columns = [schema.entries.c.seq, schema.entries.c.at, schema.entries.c.data]
     if chained:
         entry_columns.append(schema.entries.c.digest)
-    found = connection.execute(sa.select(*game_columns).where(schema.games.c.id == game)).mappings().first()
+        place = schema.head_place(layout)
+        query = query.add_columns(games.c.kind, place.entries, place.head).select_from(
+            schema.with_heads(layout)
+        )
+    found = connection.execute(query).mappings().first()
     if found is None:
         raise IllegalError(f"illegal game {game}: the record at {url!r} has no such game")
     lines = connection.execute(
@@ -79,6 +84,10 @@ def read_game(
         is not None
     )
     row = dict(found)
+    if chained and row["entries"] is None and row["head"] is None:
+        raise InvalidError(
+            f"record of game {game} is corrupt: its head (how many entries it holds) is missing"
+        )
     check_types(game, row, lines)
     if chained:
         check_chain(game, row, lines)
@@ -99,7 +108,7 @@ def read_game(
 
 
 def read_after(
-    connection: sa.Connection, game: int, seq: int, url: str
+    connection: sa.Connection, layout: Layout, game: int, seq: int, url: str
 ) -> tuple[list[Entry], list[tuple[str, str]]]:
     """The entries of game ``game`` after entry ``seq``, each checked to follow, digest by digest, from entry
     ``seq`` to the game's head, with each one's stored text and digest; in ``connection``'s one
@@ -107,12 +116,18 @@ def read_after(
     import sqlalchemy as sa
 
     schema = tables()
-    games, entries = schema.games, schema.entries
+    games, entries, place = schema.games_in(layout), schema.entries, schema.head_place(layout)
     found = connection.execute(
-        sa.select(games.c.format, games.c.entries, games.c.head).where(games.c.id == game)
+        sa.select(games.c.format, place.entries, place.head)
+        .select_from(schema.with_heads(layout))
+        .where(games.c.id == game)
     ).first()
     if found is None:
         raise IllegalError(f"illegal game {game}: the record at {url!r} has no such game")
+    if found[1] is None:
+        raise InvalidError(
+            f"record of game {game} is corrupt: its head (how many entries it holds) is missing"
+        )
     lines = connection.execute(
         sa.select(entries.c.seq, entries.c.at, entries.c.data, entries.c.digest)
         .where(entries.c.game == game, entries.c.seq >= seq)
@@ -132,12 +147,16 @@ def summaries(connection: sa.Connection, layout: Layout) -> list[GameSummary]:
     """Every game, newest first, as :meth:`~hazard.table.record.store.GameStore.games` lists them."""
     import sqlalchemy as sa
 
-    games, entries = tables().games, tables().entries
+    schema = tables()
+    games, entries = schema.games, schema.entries
     listed = []
-    if layout is Layout.CHAINED:
-        query = sa.select(
-            games.c.id, games.c.created, games.c.label, games.c.ruleset, games.c.kind, games.c.entries
-        ).order_by(games.c.id.desc())
+    if layout is not Layout.UNCHAINED:
+        kept, place = schema.games_in(layout), schema.head_place(layout)
+        query = (
+            sa.select(kept.c.id, kept.c.created, kept.c.label, kept.c.ruleset, kept.c.kind, place.entries)
+            .select_from(schema.with_heads(layout))
+            .order_by(kept.c.id.desc())
+        )
         for r in connection.execute(query):
             listed.append(
                 GameSummary(
@@ -178,12 +197,13 @@ def closed_games(connection: sa.Connection, layout: Layout, *, has: Callable[[sa
     import sqlalchemy as sa
 
     schema = tables()
-    games, entries, legacy = schema.games, schema.entries, schema.closed
+    entries, legacy = schema.entries, schema.closed
     found: set[int] = set()
-    if layout is Layout.CHAINED:
-        last = games.join(entries, (entries.c.game == games.c.id) & (entries.c.seq == games.c.entries))
+    if layout is not Layout.UNCHAINED:
+        place = schema.head_place(layout)
+        last = place.table.join(entries, (entries.c.game == place.game) & (entries.c.seq == place.entries))
         rows = connection.execute(
-            sa.select(games.c.id, entries.c.data)
+            sa.select(place.game, entries.c.data)
             .select_from(last)
             .where(entries.c.data.like(f'%"{CLOSE_TYPE}"%'))  # only a cheap sieve: read below
         ).all()

@@ -1,7 +1,8 @@
 """The game record's tables (SQLAlchemy), and which of its releases' layouts a database holds.
 
-A game's row holds its setup and its head (how many entries, and the last one's digest); each entry's row
-its stored JSON and its digest (:mod:`hazard.table.record.chain`). Beside them: the fair dice's sealed seeds,
+A game's row holds its setup, written once; its head (how many entries, and the last one's digest) is a small
+row of its own, the one row every entry moves on; each entry's row holds its stored JSON and its digest
+(:mod:`hazard.table.record.chain`). Beside them: the fair dice's sealed seeds,
 the reveals' signatures, the seats' keys and claim codes, the clients' request numbers, and the closes an
 older record kept beside the chain. SQLAlchemy is imported on first use, not by every command.
 """
@@ -30,10 +31,12 @@ __all__ = [
     "SETUP_COLUMNS",
     "UNCHAINED_ENTRY_COLUMNS",
     "UNCHAINED_GAME_COLUMNS",
+    "HeadPlace",
     "Layout",
     "Schema",
     "check_game_number",
     "game_number_refusal",
+    "games_table",
     "layout",
     "stored_json",
     "tables",
@@ -71,7 +74,11 @@ class Layout(enum.Enum):
     EMPTY = "empty"
     """No tables of a record yet."""
     CHAINED = "chained"
-    """This release's: games with their kind and head, entries with their digests."""
+    """This release's: games with their kind, each game's head in a row of its own, entries with their
+    digests."""
+    HEAD_IN_GAME = "head-in-game"
+    """The release before the head row's: chained, each game's head kept in the game's row (so every entry
+    rewrote the whole setup). Read as it is; given its head rows when opened for writing."""
     UNCHAINED = "unchained"
     """The release before the chain's: read as it is; sealed when opened for writing."""
 
@@ -90,7 +97,22 @@ UNCHAINED_GAME_COLUMNS = (
 )
 UNCHAINED_ENTRY_COLUMNS = ("game", "seq", "at", "data")
 SETUP_COLUMNS = (*UNCHAINED_GAME_COLUMNS[1:], "kind")
-"""What a game's setup digest is over: every column of its row but its number and its head."""
+"""What a game's setup digest is over: every column of its row but its number (and, in a record of
+:attr:`Layout.HEAD_IN_GAME`, its head)."""
+
+
+@dataclass(frozen=True)
+class HeadPlace:
+    """Where a record of one layout keeps its games' heads, and the statements that read them."""
+
+    table: sa.Table
+    game: sa.ColumnElement[int]
+    """The game's number in ``table``."""
+    entries: sa.ColumnElement[int]
+    head: sa.ColumnElement[str]
+    of: sa.Select[Any]
+    """A game's head (entries, digest), by ``game_id``: built once, as every append and every server's look
+    at a table asks it."""
 
 
 @dataclass(frozen=True)
@@ -121,24 +143,57 @@ class Schema:
     drill_scores: sa.Table
     """The side-bet drill's scores, by player name (:mod:`hazard.table.record.drill_scores`): a drill is
     no game, so they stand beside the games, outside every chain, and are never exported."""
-    head_of: sa.Select[Any]
-    """A game's head (entries, digest), by ``game_id``: built once, as every append asks it."""
+    heads: sa.Table
+    """Each game's head: how many entries it holds and the last one's digest. A row of its own, so the
+    compare-and-set every entry makes rewrites three short fields, not the game's setup (a ruleset and a
+    paytable as text, written once)."""
+    games_with_head: sa.Table
+    """``hazard_games`` as a record of :attr:`Layout.HEAD_IN_GAME` lays it out (its head in the game's row):
+    read as it is, and brought up to this layout when opened for writing."""
     move_head: sa.Update
     """The compare-and-set of a game's head, from (``last``, ``old_head``) to (``new_entries``,
     ``new_head``): built once, as every append makes it."""
     add_entry: sa.Insert
     add_request: sa.Insert
     notify: sa.TextClause
+    in_heads: HeadPlace
+    in_games: HeadPlace
+
+    @property
+    def head_of(self) -> sa.Select[Any]:
+        """A game's head (entries, digest), by ``game_id``, in this release's layout."""
+        return self.in_heads.of
+
+    def head_place(self, layout: Layout) -> HeadPlace:
+        """Where a record of ``layout`` (chained) keeps its heads."""
+        return self.in_games if layout is Layout.HEAD_IN_GAME else self.in_heads
+
+    def games_in(self, layout: Layout) -> sa.Table:
+        """The games' table as a record of ``layout`` lays it out."""
+        return self.games_with_head if layout is Layout.HEAD_IN_GAME else self.games
+
+    def with_heads(self, layout: Layout) -> sa.FromClause:
+        """The games of a record of ``layout`` (chained), each with its head: a game whose head row is lost
+        reads as one with no head (None), for the reader to refuse."""
+        games, place = self.games_in(layout), self.head_place(layout)
+        return games if place.table is games else games.outerjoin(place.table, place.game == games.c.id)
 
 
-@cache
-def tables() -> Schema:
-    """The record's two tables. SQLAlchemy is imported here, on first use, not by every command."""
+def games_table(metadata: sa.MetaData, name: str = "hazard_games", *, with_head: bool = False) -> sa.Table:
+    """The games' table: this release's (its head apart), or with the head in each row as
+    :attr:`Layout.HEAD_IN_GAME` kept it; under another ``name`` for the rebuild that moves the head out."""
     import sqlalchemy as sa
 
-    metadata = sa.MetaData()
-    games = sa.Table(
-        "hazard_games",
+    head: list[sa.Column[Any]] = (
+        [
+            sa.Column("entries", sa.Integer, nullable=False, server_default="0"),
+            sa.Column("head", sa.String(64), nullable=False, server_default=""),
+        ]
+        if with_head
+        else []
+    )
+    return sa.Table(
+        name,
         metadata,
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("format", sa.String(40), nullable=False),
@@ -151,9 +206,34 @@ def tables() -> Schema:
         sa.Column("seed", sa.BigInteger, nullable=True),
         sa.Column("settings", sa.Text, nullable=False),
         sa.Column("kind", sa.String(20), nullable=False, server_default=""),
-        sa.Column("entries", sa.Integer, nullable=False, server_default="0"),
-        sa.Column("head", sa.String(64), nullable=False, server_default=""),
+        *head,
     )
+
+
+def head_place(table: sa.Table, game: sa.ColumnElement[int]) -> HeadPlace:
+    import sqlalchemy as sa
+
+    entries, head = table.c.entries, table.c.head
+    return HeadPlace(
+        table, game, entries, head, sa.select(entries, head).where(game == sa.bindparam("game_id"))
+    )
+
+
+@cache
+def tables() -> Schema:
+    """The record's tables. SQLAlchemy is imported here, on first use, not by every command."""
+    import sqlalchemy as sa
+
+    metadata = sa.MetaData()
+    games = games_table(metadata)
+    heads = sa.Table(
+        "hazard_heads",
+        metadata,
+        sa.Column("game", sa.Integer, sa.ForeignKey("hazard_games.id"), primary_key=True),
+        sa.Column("entries", sa.Integer, nullable=False),
+        sa.Column("head", sa.String(64), nullable=False),
+    )
+    games_with_head = games_table(sa.MetaData(), with_head=True)  # not this release's: never made
     entries = sa.Table(
         "hazard_entries",
         metadata,
@@ -213,13 +293,12 @@ def tables() -> Schema:
         sa.Column("seed", sa.BigInteger, nullable=False),
         sa.Column("at", sa.String(40), nullable=False),
     )
-    head_of = sa.select(games.c.entries, games.c.head).where(games.c.id == sa.bindparam("game_id"))
     move_head = (
-        games.update()
+        heads.update()
         .where(
-            games.c.id == sa.bindparam("game_id"),
-            games.c.entries == sa.bindparam("last"),
-            games.c.head == sa.bindparam("old_head"),
+            heads.c.game == sa.bindparam("game_id"),
+            heads.c.entries == sa.bindparam("last"),
+            heads.c.head == sa.bindparam("old_head"),
         )
         .values(entries=sa.bindparam("new_entries"), head=sa.bindparam("new_head"))
     )
@@ -235,11 +314,14 @@ def tables() -> Schema:
         requests,
         closed,
         drill_scores,
-        head_of,
+        heads,
+        games_with_head,
         move_head,
         entries.insert(),
         requests.insert(),
         notify,
+        head_place(heads, heads.c.game),
+        head_place(games_with_head, games_with_head.c.id),
     )
 
 
@@ -265,21 +347,41 @@ def layout(connection: sa.Connection) -> Layout:
             )
         return Layout.EMPTY
     columns = {name: {c["name"] for c in inspector.get_columns(name)} for name in found}
-    unchained = {
-        "hazard_games": set(UNCHAINED_GAME_COLUMNS),
-        "hazard_entries": set(UNCHAINED_ENTRY_COLUMNS),
+    chained = set(schema.entries.c.keys())
+    releases = {
+        "hazard_games": {
+            frozenset(schema.games.c.keys()): {Layout.CHAINED},
+            frozenset(schema.games_with_head.c.keys()): {Layout.HEAD_IN_GAME},
+            frozenset(UNCHAINED_GAME_COLUMNS): {Layout.UNCHAINED},
+        },
+        "hazard_entries": {
+            frozenset(chained): {Layout.CHAINED, Layout.HEAD_IN_GAME},
+            frozenset(UNCHAINED_ENTRY_COLUMNS): {Layout.UNCHAINED},
+        },
     }
     for name in sorted(found):
-        if columns[name] not in (set(ours[name].c.keys()), unchained[name]):
+        if frozenset(columns[name]) not in releases[name]:
             raise InvalidError(f"its table {name!r} is not laid out as a hazard game record ({FORMAT})")
     if found != set(ours):
         missing = sorted(set(ours) - found)[0]
         raise InvalidError(f"its table {missing!r} is missing: it is not a whole hazard game record")
-    if all(columns[name] == set(table.c.keys()) for name, table in ours.items()):
-        return Layout.CHAINED
-    if all(columns[name] == unchained[name] for name in ours):
-        return Layout.UNCHAINED
-    raise InvalidError("its tables are of two different releases of hazard: it is not a whole game record")
+    games, entries = (releases[name][frozenset(columns[name])] for name in ("hazard_games", "hazard_entries"))
+    if not games & entries:
+        raise InvalidError(
+            "its tables are of two different releases of hazard: it is not a whole game record"
+        )
+    (kept,) = games
+    heads = schema.heads.name
+    if kept is Layout.CHAINED:
+        if heads not in present:
+            raise InvalidError(f"its table {heads!r} is missing: it is not a whole hazard game record")
+        if {c["name"] for c in inspector.get_columns(heads)} != set(schema.heads.c.keys()):
+            raise InvalidError(f"its table {heads!r} is not laid out as a hazard game record ({FORMAT})")
+    elif heads in present:
+        raise InvalidError(
+            "its tables are of two different releases of hazard: it is not a whole game record"
+        )
+    return kept
 
 
 def stored_json(text: object) -> object:

@@ -43,12 +43,13 @@ from hazard.table.fair.serverkeys import ServerKeys
 from hazard.table.fair.signing import RevealSigner
 from hazard.table.record import keys as seat_keys
 from hazard.table.record.chain import entry_digest, setup_digest
+from hazard.table.record.driver import fetch_one, run
 from hazard.table.record.engine import Access, as_url, begin, failed, make_engine, reason, shown
 from hazard.table.record.keys import SeatKey
 from hazard.table.record.legacy import upgraded
 from hazard.table.record.load import GameSummary, StoredGame, closed_games, read_after, read_game, summaries
 from hazard.table.record.notify import CHANNEL, listen
-from hazard.table.record.schema import Layout, Schema, check_game_number, tables
+from hazard.table.record.schema import Layout, check_game_number, tables
 from hazard.table.record.sqlite_file import Recovery
 from hazard.table.rules.actions import Actor, Sit, TableAction
 from hazard.table.rules.closing import Close
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
 
 __all__ = ["GameStore", "StaleError", "StoredGame"]
+
+CHAINED = frozenset({Layout.CHAINED, Layout.HEAD_IN_GAME})
+"""The layouts whose games have heads (this release's, and a record read as an older release left it)."""
 
 
 class StaleError(IllegalError):
@@ -185,7 +189,7 @@ class GameStore:
         schema = tables()
         sealer = self.keys.sealer() if secrets else None  # read before the transaction: it may be refused
         with self._write() as connection:
-            result = connection.execute(schema.games.insert().values(**row, entries=0, head=head))
+            result = connection.execute(schema.games.insert().values(**row))
             key = result.inserted_primary_key
             assert key is not None
             game = int(key[0])
@@ -199,10 +203,7 @@ class GameStore:
                     schema.entries.insert().values(game=game, seq=seq, at=created, data=data, digest=head)
                 )
                 written = seq
-            if written:
-                connection.execute(
-                    schema.games.update().where(schema.games.c.id == game).values(entries=written, head=head)
-                )
+            connection.execute(schema.heads.insert().values(game=game, entries=written, head=head))
             for hand, drawn in (secrets or {}).items():
                 assert sealer is not None
                 sealed = sealer.seal(game, hand, drawn)
@@ -256,7 +257,7 @@ class GameStore:
         signer = self.keys.signer() if isinstance(item, Revealed) else None
         try:
             with self._joined() as connection:
-                found = connection.execute(schema.head_of, {"game_id": game}).first()
+                found = fetch_one(connection, schema.head_of, {"game_id": game})
                 if found is None:
                     raise IllegalError(
                         f"illegal entry for game {game}: the record at {self.url!r} has no such game"
@@ -268,26 +269,30 @@ class GameStore:
                     raise StaleError(game, seq, last)
                 digest = entry_digest(head, seq, at, data)
                 signed = signed_row(signer, game, item, seq, digest)
-                moved = connection.execute(
-                    schema.move_head,
-                    {"game_id": game, "last": last, "old_head": head, "new_entries": seq, "new_head": digest},
-                )
-                if moved.rowcount != 1:  # another writer moved the head between our read and our write
+                moved = {
+                    "game_id": game,
+                    "last": last,
+                    "old_head": head,
+                    "new_entries": seq,
+                    "new_head": digest,
+                }
+                if run(connection, schema.move_head, moved) != 1:  # another writer moved it since our read
                     raise StaleError(game, seq, last + 1)
-                connection.execute(
-                    schema.add_entry, {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
-                )
+                written = {"game": game, "seq": seq, "at": at, "data": data, "digest": digest}
+                run(connection, schema.add_entry, written)
                 if sealed is not None:
                     connection.execute(
                         schema.secrets.insert().values(game=game, hand=sealed[0], seed=sealed[1])
                     )
                 if signed is not None:
                     connection.execute(schema.signatures.insert().values(game=game, seq=seq, **signed))
-                seat_rows(connection, schema, game, seq, key=key, claim=claim, revoke=revoke)
+                seat_keys.entry_keys(
+                    connection, schema.seats, schema.claims, game, seq, key=key, claim=claim, ended=revoke
+                )
                 if request is not None:
-                    connection.execute(schema.add_request, {"game": game, "client": request, "seq": seq})
+                    run(connection, schema.add_request, {"game": game, "client": request, "seq": seq})
                 if connection.dialect.name == "postgresql":  # delivered at commit, to every listener
-                    connection.execute(schema.notify, {"channel": CHANNEL, "payload": f"{game}:{seq}"})
+                    run(connection, schema.notify, {"channel": CHANNEL, "payload": f"{game}:{seq}"})
         except IntegrityError:  # the entry's number (or the request's) is taken: another writer was first
             raise StaleError(game, seq or 1, seq or 1) from None
         except sa.exc.SQLAlchemyError as error:
@@ -397,22 +402,22 @@ class GameStore:
         """How many entries each of ``games`` has now: one cheap read, for a watcher of other writers."""
         import sqlalchemy as sa
 
-        if not games or self._layout is not Layout.CHAINED:
+        if not games or self._layout not in CHAINED:
             return {}
-        table = tables().games
+        place = tables().head_place(self._layout)
         with self._read() as connection:
             rows = connection.execute(
-                sa.select(table.c.id, table.c.entries).where(table.c.id.in_(list(games)))
+                sa.select(place.game, place.entries).where(place.game.in_(list(games)))
             ).all()
         return {int(game): int(count) for game, count in rows}
 
     def head(self, game: int) -> int | None:
         """How many entries game ``game`` has now (None: no such game): the one cheap read, by a statement
         built once, that a server makes before it answers from its own copy of a table."""
-        if self._layout is not Layout.CHAINED:
+        if self._layout not in CHAINED:
             return None
         with self._read() as connection:
-            found = connection.execute(tables().head_of, {"game_id": game}).first()
+            found = connection.execute(tables().head_place(self._layout).of, {"game_id": game}).first()
         return None if found is None else int(found[0])
 
     def games(self) -> list[GameSummary]:
@@ -456,10 +461,10 @@ class GameStore:
         check_game_number(game)
         if seq < 1:
             raise InvalidError("a session always has its game's setup: read the whole game with load()")
-        if self._layout is not Layout.CHAINED:
+        if self._layout not in CHAINED:
             raise InvalidError(f"cannot read entries after {seq} of game {game}: the record is not chained")
         with self._read() as connection:
-            read, stored = read_after(connection, game, seq, self.url)
+            read, stored = read_after(connection, self._layout, game, seq, self.url)
         if proof is not None:
             proof.extend(stored)
         return read
@@ -559,26 +564,6 @@ class GameStore:
                     yield connection
         except SQLAlchemyError as error:
             raise failed("read", self.url, error) from None
-
-
-def seat_rows(
-    connection: sa.Connection,
-    schema: Schema,
-    game: int,
-    seq: int,
-    *,
-    key: tuple[str, str] | None,
-    claim: tuple[str, str, str] | None,
-    revoke: int | None,
-) -> None:
-    """What entry ``seq`` does to the seats' keys, in its transaction: the key or claim code a sit gives, the
-    keys and codes of a seating a leave ends (:mod:`hazard.table.record.keys`)."""
-    if key is not None:
-        seat_keys.add_key(connection, schema.seats, game, key, seq)
-    if claim is not None:
-        seat_keys.add_claim(connection, schema.claims, game, claim, seq)
-    if revoke is not None:
-        seat_keys.revoke(connection, schema.seats, schema.claims, game, revoke)
 
 
 def signed_row(

@@ -12,7 +12,7 @@ import enum
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import lru_cache
 from typing import Any
 
 from hazard.core.engine import Mover, new_round, to_move
@@ -129,6 +129,22 @@ class Turn:
         return f"{self.caster} {verb}" + ("; stakes may be laid" if self.stakes_open else "")
 
 
+# Of the paytable and ruleset alone, so kept beside them: every action makes a new Table, which would compute
+# them again for each stake (about a tenth of an action's rules).
+@lru_cache(maxsize=256)
+def _grain(paytable: Paytable, ruleset: Ruleset) -> int:
+    grain = paytable.nick.denominator
+    for row in ruleset.rows:
+        for chance in sorted(row.chances):
+            grain = math.lcm(grain, paytable.chance_odds(row.main, chance).denominator)
+    return grain
+
+
+@lru_cache(maxsize=256)
+def _most_won(paytable: Paytable, ruleset: Ruleset) -> Fraction:
+    return paytable.most_won(ruleset)
+
+
 @dataclass(frozen=True)
 class Table:
     """A table at one moment: build one with :func:`new_table`, change it with ``apply_action``."""
@@ -148,20 +164,16 @@ class Table:
     rounds_played: int = 0
     throws: int = 0
 
-    @cached_property
+    @property
     def paytable_grain(self) -> int:
         """The least common multiple of the denominators of every odds the paytable can pay on this ruleset:
         a stake's payout is a whole number of its amount's parts divided by this."""
-        grain = self.paytable.nick.denominator
-        for row in self.ruleset.rows:
-            for chance in sorted(row.chances):
-                grain = math.lcm(grain, self.paytable.chance_odds(row.main, chance).denominator)
-        return grain
+        return _grain(self.paytable, self.ruleset)
 
-    @cached_property
+    @property
     def most_won(self) -> Fraction:
         """The most a unit stake can win the caster here: what a setter covers for each unit he stakes."""
-        return self.paytable.most_won(self.ruleset)
+        return _most_won(self.paytable, self.ruleset)
 
     @property
     def round_begun(self) -> bool:
