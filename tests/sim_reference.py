@@ -403,7 +403,7 @@ class ReferenceKernels:
         total += _view(counts, np.int64, ways, len(total)).sum(axis=0)
 
     @staticmethod
-    def session_lane(seed: int, kind: int, block: int, lane: int) -> Any:
+    def seeded_lane(seed: int, kind: int, block: int, lane: int) -> Any:
         return lane_generator(seed, kind, block, lane)
 
     @staticmethod

@@ -254,13 +254,13 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**32, 2**64 - 1, 2**64 + 3, 2**128 - 1])
-def test_a_session_lane_seeded_in_c_is_the_streams_own(seed: int) -> None:
+def test_a_seeded_lane_seeded_in_c_is_the_streams_own(seed: int) -> None:
     """The session kernel seeds its block's lane in C: the same generator as SeedSequence gives."""
     for key in [(1, 0, 0), (1, 5, 0), (0, 2**32, 1), (1, 2**64 - 1, 0)]:
-        assert NATIVE.session_lane(seed, *key).state_low == lane_generator(seed, *key).state_low
-        assert lane_words(NATIVE.session_lane(seed, *key), 3) == lane_words(lane_generator(seed, *key), 3)
+        assert NATIVE.seeded_lane(seed, *key).state_low == lane_generator(seed, *key).state_low
+        assert lane_words(NATIVE.seeded_lane(seed, *key), 3) == lane_words(lane_generator(seed, *key), 3)
     with pytest.raises(ValueError, match="spawn key"):
-        NATIVE.session_lane(seed, 1, 2**64, 0)
+        NATIVE.seeded_lane(seed, 1, 2**64, 0)
 
 
 def test_the_sessions_play_the_streams_throws_in_order() -> None:

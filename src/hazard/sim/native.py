@@ -160,9 +160,9 @@ class NativeKernels:
         self._sessions = library.hazard_play_sessions
         self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
         self._sessions.restype = _I64
-        self._session_lane = library.hazard_session_lane
-        self._session_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
-        self._session_lane.restype = None
+        self._seeded_lane = library.hazard_seed_lane
+        self._seeded_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
+        self._seeded_lane.restype = None
         self._add = library.hazard_add
         self._add.argtypes = [_VOID, _VOID, _I64, _I64]
         self._add.restype = None
@@ -285,14 +285,14 @@ class NativeKernels:
         n = _items(into)
         self._add(_address(into, "int64"), _address(counts, "int64", n * ways), n, int(ways))
 
-    def session_lane(self, seed: int, kind: int, block: int, lane: int) -> Lane:
+    def seeded_lane(self, seed: int, kind: int, block: int, lane: int) -> Lane:
         """The generator of one lane of one block, seeded in C: the same as
         :func:`~hazard.sim.stream.lane_generator` gives, in a fraction of the time."""
         check_seed(seed)
         if not all(0 <= key < 2**64 for key in (kind, block, lane)):
-            raise ValueError("session_lane: each spawn key must be from 0 to 2**64 - 1")
+            raise ValueError("seeded_lane: each spawn key must be from 0 to 2**64 - 1")
         out = Lane()
-        self._session_lane(seed >> 64, seed & _MASK64, kind, block, lane, ctypes.addressof(out))
+        self._seeded_lane(seed >> 64, seed & _MASK64, kind, block, lane, ctypes.addressof(out))
         return out
 
     def lane_words(self, lane: Lane, n: int) -> list[int]:

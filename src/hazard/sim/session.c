@@ -85,9 +85,9 @@ static inline uint32_t mix(uint32_t x, uint32_t y) {
 /* The generator of lane `lane` of block `block` of stream `kind` from the seed (high and low halves): PCG64
  * seeded as NumPy seeds it from SeedSequence(seed, spawn_key=(kind, block, lane)), as
  * hazard.sim.stream.lane_generator computes it in Python (the tests hold the two together). Here so that a
- * block of sessions is not kept waiting on Python's arithmetic: 30 microseconds there, a fraction of one
- * here. */
-EXPORT void hazard_session_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block,
+ * block, of sessions or of rounds, is not kept waiting on Python's arithmetic: 30 microseconds a lane
+ * there, a fraction of one here. */
+EXPORT void hazard_seed_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block,
                                 uint64_t lane, hazard_lane *out) {
     uint32_t entropy[4 + 3 * 2];
     int n = words32(seed_high, seed_low, entropy);

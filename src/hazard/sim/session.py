@@ -438,7 +438,7 @@ def _player(
         bank = np.zeros((sessions, config.players), dtype=np.float64)
         ruin = np.zeros((sessions, config.players), dtype=np.int64)
         stats = np.zeros((sessions, 7), dtype=np.float64)
-        bits = kernels.session_lane(seed, SESSION_STREAM, block, 0)
+        bits = kernels.seeded_lane(seed, SESSION_STREAM, block, 0)
         # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
         # with the rounds, and the block is played once.
         kernels.play_sessions(
