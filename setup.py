@@ -31,6 +31,7 @@ KERNELS = Extension(
         "src/hazard/sim/session.c",
         "src/hazard/sim/_module.c",
     ],
+    depends=["src/hazard/sim/kernels.h"],  # what the kernels share; setuptools puts it in the sdist
     py_limited_api=True,
     define_macros=[("Py_LIMITED_API", "0x030B0000")],  # 3.11's limited API: what _module.c is held to
 )

@@ -19,20 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#elif defined(__GNUC__)
-#define EXPORT __attribute__((visibility("default")))
-#else
-#define EXPORT
-#endif
-
-/* A lane's generator: PCG64 (the 128-bit PCG with the XSL RR output), the generator NumPy calls PCG64,
- * so that a lane seeded as NumPy seeds it (hazard/sim/stream.py) draws NumPy's words to the bit. The state
- * and the increment are each two 64-bit halves, high first. */
-typedef struct {
-    uint64_t state_high, state_low, inc_high, inc_low;
-} hazard_lane;
+#include "kernels.h"
 
 #define PCG_MULTIPLIER_HIGH 2549297995355413924ULL
 #define PCG_MULTIPLIER_LOW 4865540595714422341ULL
@@ -375,12 +362,6 @@ EXPORT void hazard_play_lanes(hazard_lane *bits0, hazard_lane *bits1, int64_t ta
     play_lanes_with(bits0, bits1, target0, target1, entries, &fast, carry, log0, log1, low, high, logged);
     fast_loop_free(&fast);
 }
-
-/* The tally (tally.c, compiled into the same library): whether the dice ever pass under a rule, and a lane's
- * log added to the counts (hazard_tally, with `passes` given). */
-int hazard_rule_passes(const int64_t *restrict rule, int64_t codes);
-void hazard_tally_with(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
-                       int passes, int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry);
 
 /* play_block: a block's two lanes played from their first throw until each has logged its quota of
  * rounds, and tallied as they go: `chunk` rounds a lane at a time are logged (play_lanes_with) and then

@@ -15,20 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#elif defined(__GNUC__)
-#define EXPORT __attribute__((visibility("default")))
-#else
-#define EXPORT
-#endif
-
-/* As native.c has them; native.py checks this file's against Python's (hazard_session_constants). */
-typedef struct {
-    uint64_t state_high, state_low, inc_high, inc_low;
-} hazard_lane;
-
-void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);
+#include "kernels.h"
 
 #define DIGITS_PER_WORD 11
 #define M11 131621703842267136ULL         /* 36**11 */

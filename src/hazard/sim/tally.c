@@ -8,13 +8,7 @@
 
 #include <stdint.h>
 
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#elif defined(__GNUC__)
-#define EXPORT __attribute__((visibility("default")))
-#else
-#define EXPORT
-#endif
+#include "kernels.h"
 
 /* native.c's (and hazard.sim.tables'): native.c hands them to the loader, which checks them. */
 #define THROW_BUCKETS 64

@@ -1,0 +1,36 @@
+/*
+ * What the simulator's C files share (native.c, tally.c, session.c, compiled into one library by
+ * setup.py): the mark of an exported function, a lane's generator state, and the functions one file
+ * calls in another. Portable C11, as each of them.
+ */
+
+#ifndef HAZARD_KERNELS_H
+#define HAZARD_KERNELS_H
+
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#elif defined(__GNUC__)
+#define EXPORT __attribute__((visibility("default")))
+#else
+#define EXPORT
+#endif
+
+/* A lane's generator: PCG64 (the 128-bit PCG with the XSL RR output), the generator NumPy calls PCG64,
+ * so that a lane seeded as NumPy seeds it (hazard/sim/stream.py) draws NumPy's words to the bit. The state
+ * and the increment are each two 64-bit halves, high first. */
+typedef struct {
+    uint64_t state_high, state_low, inc_high, inc_low;
+} hazard_lane;
+
+/* native.c: a lane's next n words (the one generator, which session.c draws through too). */
+void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);
+
+/* tally.c: whether the dice ever pass under a rule, and a lane's log added to the counts (hazard_tally,
+ * with `passes` given), as native.c's play_block calls them for each chunk of a block. */
+int hazard_rule_passes(const int64_t *restrict rule, int64_t codes);
+void hazard_tally_with(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
+                       int passes, int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry);
+
+#endif
