@@ -140,6 +140,14 @@ def test_the_main_is_named_as_the_heading_says() -> None:
     assert main_text(find_ruleset("ecws-1674"), 7) == "7, every round as if thrown"
 
 
+@pytest.mark.parametrize("ruleset", ["craps", "cotton-1674", "sca-isenfir"])
+def test_a_session_study_says_how_its_stakes_are_laid(ruleset: str) -> None:
+    """The session model follows the ruleset's stake arrangement, so the heading names it."""
+    arrangement = find_ruleset(ruleset).stakes
+    heading = study_sessions(ruleset, SessionConfig(sessions=2, rounds=2), seed=1).heading()
+    assert f"flat stakes of 1 ({arrangement.text})" in heading
+
+
 def test_a_study_prints_as_one_short_line_of_what_it_studied_and_its_headline_figures() -> None:
     # Its tallies hold every throw's count and every session's bankroll: some 110 KB as a dataclass's repr.
     rounds = study_rounds("britannica-1911", 20_000, seed=1, workers=1)

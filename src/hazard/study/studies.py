@@ -350,7 +350,8 @@ class SessionsStudy:
             f"{study.sessions:,} sessions of {study.table.ruleset.id} "
             f"(main {main_text(study.table.ruleset, study.table.main)}), {config.rounds} rounds each: "
             f"{config.players} players with {config.bankroll:g} units, {config.staking.value} stakes of "
-            f"{config.stake:g}, paytable {study.paytable_id or 'even money'}, seed {study.seed}"
+            f"{config.stake:g} ({study.table.ruleset.stakes.text}), "
+            f"paytable {study.paytable_id or 'even money'}, seed {study.seed}"
         )
 
     def __repr__(self) -> str:
