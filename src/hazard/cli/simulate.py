@@ -236,7 +236,11 @@ def simulate(
     ] = None,
     staking: Annotated[
         Staking | None,
-        typer.Option("--staking", help="Sessions: flat, martingale or paroli (default flat)."),
+        typer.Option(
+            "--staking",
+            help="Sessions: how each setter stakes from his own results: flat, martingale or paroli "
+            "(default flat).",
+        ),
     ] = None,
     cap: Annotated[
         str | None, _number_option("--cap", "Sessions: most doublings (martingale) or wins (paroli).")
