@@ -18,7 +18,7 @@ from hazard.core.rulesets import (
     paytable_for,
 )
 from hazard.sim import SessionConfig, SessionTally, Staking, compile_rules, simulate_sessions
-from hazard.sim.session import QUANTILES, _most_won, _nets
+from hazard.sim.session import QUANTILES, _in_grains
 from hazard.sim.stream import BLOCK_SESSIONS
 
 
@@ -119,9 +119,12 @@ def test_the_cover_is_the_paytables_most_won_of_what_is_played(ruleset: Ruleset)
             paytable.check(ruleset)  # every built-in paytable covers every built-in ruleset
         for main in (None, *ruleset.mains):
             table = compile_rules(ruleset, main)
-            assert _most_won(table, paytable) == max(*_nets(table, paytable))
+            _, nets, most_won = _in_grains(table, paytable)  # both in grains per base stake
+            assert most_won == max(*nets)
+            assert all(net == int(net) for net in nets)  # whole grains: exact, as the table's fractions
     on_six = compile_rules(find_ruleset("wikipedia"), 6)
-    assert _most_won(on_six, find_paytable("true-odds")) == 5 / 3  # only main 6's chances: 4 or 10, 5 to 3
+    grain, _, most_won = _in_grains(on_six, find_paytable("true-odds"))
+    assert most_won / grain == 5 / 3  # only main 6's chances: 4 or 10, 5 to 3
 
 
 def test_long_sessions_are_blocks_of_their_own_and_the_workers_change_nothing() -> None:

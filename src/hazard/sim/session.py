@@ -376,21 +376,6 @@ def _json_estimate(estimate: Estimate) -> dict[str, object]:
     return {"value": _nan_none(estimate.value), "ci": [_nan_none(estimate.low), _nan_none(estimate.high)]}
 
 
-def _nets(table: CompiledRules, paytable: Paytable | None) -> array[float]:
-    """The caster's net per unit staked, by outcome code (even money without a paytable)."""
-    chosen = settling_paytable(paytable)
-    return table.code_values({outcome: float(chosen.caster_net(outcome)) for outcome in table.outcomes})
-
-
-def _most_won(table: CompiledRules, paytable: Paytable | None) -> float:
-    """What a setter covers per unit he stakes: :meth:`Paytable.most_won` of what is played (as the table's
-    :attr:`~hazard.table.Table.most_won` of the ruleset it plays).
-
-    A table compiled for one main plays only that main's row (:func:`on_main`), so only its odds count.
-    """
-    return float(settling_paytable(paytable).most_won(played_ruleset(table)))
-
-
 def _in_grains(table: CompiledRules, paytable: Paytable | None) -> tuple[int, array[float], float]:
     """The grain the kernels count money in, and the caster's net and the most he can win, by outcome code
     and in all, in grains per base stake: every odds' denominator divides the grain, so every sum a stake

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GameStore", "StaleError", "StoredGame"]
 
-CHAINED = frozenset({Layout.CHAINED, Layout.HEAD_IN_GAME})
+WITH_HEADS = frozenset({Layout.CHAINED, Layout.HEAD_IN_GAME})
 """The layouts whose games have heads (this release's, and a record read as an older release left it)."""
 
 
@@ -402,7 +402,7 @@ class GameStore:
         """How many entries each of ``games`` has now: one cheap read, for a watcher of other writers."""
         import sqlalchemy as sa
 
-        if not games or self._layout not in CHAINED:
+        if not games or self._layout not in WITH_HEADS:
             return {}
         place = tables().head_place(self._layout)
         with self._read() as connection:
@@ -414,7 +414,7 @@ class GameStore:
     def head(self, game: int) -> int | None:
         """How many entries game ``game`` has now (None: no such game): the one cheap read, by a statement
         built once, that a server makes before it answers from its own copy of a table."""
-        if self._layout not in CHAINED:
+        if self._layout not in WITH_HEADS:
             return None
         with self._read() as connection:
             found = connection.execute(tables().head_place(self._layout).of, {"game_id": game}).first()
@@ -461,7 +461,7 @@ class GameStore:
         check_game_number(game)
         if seq < 1:
             raise InvalidError("a session always has its game's setup: read the whole game with load()")
-        if self._layout not in CHAINED:
+        if self._layout not in WITH_HEADS:
             raise InvalidError(f"cannot read entries after {seq} of game {game}: the record is not chained")
         with self._read() as connection:
             read, stored = read_after(connection, self._layout, game, seq, self.url)
