@@ -7,11 +7,11 @@ result must parse, or be refused with one :class:`~hazard.core.errors.InvalidErr
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from importlib import resources
 
 from hypothesis import strategies as st
+from tests.bounds import within_cpu
 
 from hazard.core.dice import ROLLS
 from hazard.core.errors import InvalidError
@@ -29,7 +29,7 @@ from hazard.core.propositions import (
 from hazard.core.rules import Ruleset
 from hazard.core.rulesets import paytable_from_toml, paytable_to_toml, ruleset_from_toml, ruleset_to_toml
 
-_LIMIT = 2.0  # seconds: generous; every refusal takes milliseconds
+_LIMIT = 2.0  # seconds of CPU: generous; every refusal takes milliseconds
 
 HOSTILE_VALUES = (
     "1e1000000000",
@@ -129,13 +129,11 @@ BUILTIN_PAYTABLE_TEXTS = _builtin_texts("paytables")
 
 def _loaded_or_refused(read: Callable[[], object]) -> object | InvalidError:
     """What ``read`` returns, or the InvalidError it raises; any other exception fails the test. Timed."""
-    started = time.perf_counter()
-    try:
-        return read()
-    except InvalidError as error:
-        return error
-    finally:
-        assert time.perf_counter() - started < _LIMIT
+    with within_cpu(_LIMIT, "loading the text"):
+        try:
+            return read()
+        except InvalidError as error:
+            return error
 
 
 def check_ruleset_text(text: str) -> None:
@@ -255,17 +253,15 @@ def mutated_bets(draw: st.DrawFn) -> str:
 def check_proposition_text(text: str) -> Proposition | None:
     """A text is a bet, whose normal form reads back to it and which settles and prints, or is one short
     InvalidError; quickly either way."""
-    started = time.perf_counter()
-    try:
-        proposition = parse_proposition(text)
-    except InvalidError as error:
-        message = str(error)
-        assert message.startswith("invalid proposition "), message
-        assert "\n" not in message
-        assert len(message) < 600, message
-        return None
-    finally:
-        assert time.perf_counter() - started < 2
+    with within_cpu(_LIMIT, "parsing the bet"):
+        try:
+            proposition = parse_proposition(text)
+        except InvalidError as error:
+            message = str(error)
+            assert message.startswith("invalid proposition "), message
+            assert "\n" not in message
+            assert len(message) < 600, message
+            return None
     assert parse_proposition(str(proposition)) == proposition
     assert parse_proposition(str(~proposition)) == ~proposition
     if isinstance(proposition, Within | Not):
