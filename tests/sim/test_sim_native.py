@@ -231,6 +231,18 @@ def test_a_block_in_one_call_refuses_what_it_cannot_play() -> None:
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 @pytest.mark.parametrize("staking", [0, 1, 2])
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
+    _same_sessions_as_the_reference(ruleset, staking, 12.0)
+
+
+# whole grains (counted in integers), half grains (integers once doubled), and bankrolls the kernel must
+# count in doubles as the reference does: a third of a grain, and sums past 2^53
+@pytest.mark.parametrize("bankroll", [12.0, 12.5, 12 + 1 / 3, 2.0**52], ids=["whole", "half", "third", "big"])
+@pytest.mark.parametrize("staking", [0, 1, 2])
+def test_the_sessions_equal_the_reference_however_the_money_is_counted(staking: int, bankroll: float) -> None:
+    _same_sessions_as_the_reference(find_ruleset("wikipedia"), staking, bankroll)
+
+
+def _same_sessions_as_the_reference(ruleset: Any, staking: int, bankroll: float) -> None:
     table = compile_rules(ruleset)
     grain, net, cover = _in_grains(table, paytable_for(ruleset))
     # every arrangement on every ruleset, whichever the ruleset's own: one setter's sum, or every setter
@@ -244,13 +256,13 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
         bits = lane_generator(1, 1, 0, 0)
         used = kernels.play_sessions(
             bits, table.entries, table.start * 36, net, table.passing_rule(), settings_,
-            np.full(3, 12.0 * grain), bank, ruin, stats,
+            np.full(3, bankroll * grain), bank, ruin, stats,
         )  # fmt: skip
         results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
     # the same throws used, to the last (the C kernel plays rounds ahead: the stream's state after differs)
     assert results[0] == results[1]
     assert results[0][0] > 0
-    assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
+    assert np.isclose(np.array(results[0][1]).sum(axis=1), 3 * bankroll).all()  # money only changes hands
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**32, 2**64 - 1, 2**64 + 3, 2**128 - 1])

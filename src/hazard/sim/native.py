@@ -158,7 +158,7 @@ class NativeKernels:
         self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
         self._tally.restype = None
         self._sessions = library.hazard_play_sessions
-        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
+        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3, _I64]
         self._sessions.restype = _I64
         self._seeded_lane = library.hazard_seed_lane
         self._seeded_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
@@ -340,6 +340,7 @@ class NativeKernels:
                 _address(out_bank, "float64"),
                 _address(out_ruin, "int64", sessions * players),
                 _address(out_stats, "float64", sessions * 7),
+                _items(net),
             )
         )
         if used == -2:
