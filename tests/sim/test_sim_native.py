@@ -265,6 +265,33 @@ def _same_sessions_as_the_reference(ruleset: Any, staking: int, bankroll: float)
     assert np.isclose(np.array(results[0][1]).sum(axis=1), 3 * bankroll).all()  # money only changes hands
 
 
+def test_blocks_of_sessions_in_one_call_are_the_blocks_played_one_by_one() -> None:
+    """play_session_blocks seeds each block's lane and plays its sessions, the last block short: the rows of
+    play_sessions block by block, and the reference's."""
+    table = compile_rules(find_ruleset("wikipedia"))
+    grain, net, cover = _in_grains(table, paytable_for(table.ruleset))
+    settings_ = np.array([50, 1, grain, 3, cover, 0, 1.0], dtype=np.float64)
+    bankrolls = np.full(3, 20.0 * grain)
+    fixed = (table.entries, table.start * 36, net, table.passing_rule(), settings_, bankrolls)
+    rows = []
+    for kernels in (NATIVE, REFERENCE):  # ten sessions in blocks of four from block 3: blocks 3, 4 and 5
+        bank, ruin, stats = np.zeros((10, 3)), np.zeros((10, 3), dtype=np.int64), np.zeros((10, 7))
+        kernels.play_session_blocks(2**70 + 5, 1, 3, 4, *fixed, bank, ruin, stats)
+        rows.append((bank.tolist(), ruin.tolist(), stats.tolist()))
+    one_by_one: list[tuple[Any, ...]] = []
+    for block, sessions in ((3, 4), (4, 4), (5, 2)):
+        bank, ruin, stats = (
+            np.zeros((sessions, 3)),
+            np.zeros((sessions, 3), dtype=np.int64),
+            np.zeros((sessions, 7)),
+        )
+        NATIVE.play_sessions(NATIVE.seeded_lane(2**70 + 5, 1, block, 0), *fixed, bank, ruin, stats)
+        one_by_one.append((bank, ruin, stats))
+    joined = tuple(np.concatenate([part[k] for part in one_by_one]).tolist() for k in range(3))
+    assert rows[0] == rows[1] == joined
+    assert len({tuple(row) for row in rows[0][0]}) > 1  # the blocks' sessions differ
+
+
 @pytest.mark.parametrize("seed", [0, 7, 2**32, 2**64 - 1, 2**64 + 3, 2**128 - 1])
 def test_a_seeded_lane_seeded_in_c_is_the_streams_own(seed: int) -> None:
     """The session kernel seeds its block's lane in C: the same generator as SeedSequence gives."""
@@ -345,7 +372,7 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
-    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c")]
+    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c", "seed.c")]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
@@ -437,7 +464,7 @@ def _compiler() -> list[str]:
     return command
 
 
-@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c"])
+@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c", "seed.c"])
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
 def test_the_c_source_compiles_without_warnings_as_portable_c11(
     tmp_path: Path, defines: list[str], name: str

@@ -37,91 +37,6 @@ EXPORT void hazard_session_constants(uint64_t *out) {
     out[5] = MAX_PLAYERS;
 }
 
-/* A whole number's 32-bit words, lowest first (0 is one word), as SeedSequence reads its entropy: `high`
- * and `low` its two 64-bit halves (a seed is below 2^128; a spawn key below 2^64, high 0). */
-static int words32(uint64_t high, uint64_t low, uint32_t *out) {
-    int n = 0;
-    do {
-        out[n++] = (uint32_t)low;
-        low = (low >> 32) | (high << 32);
-        high >>= 32;
-    } while (low != 0 || high != 0);
-    return n;
-}
-
-#define SEED_INIT_A 0x43B0D7E5U
-#define SEED_MULT_A 0x931E8875U
-#define SEED_INIT_B 0x8B51F9DDU
-#define SEED_MULT_B 0x58F38DEDU
-#define SEED_MIX_LEFT 0xCA01F9DDU
-#define SEED_MIX_RIGHT 0x4973F715U
-#define SEED_POOL 4
-
-static inline uint32_t hashmix(uint32_t value, uint32_t *hash_const) {
-    value ^= *hash_const;
-    *hash_const *= SEED_MULT_A;
-    value *= *hash_const;
-    return value ^ (value >> 16);
-}
-
-static inline uint32_t mix(uint32_t x, uint32_t y) {
-    uint32_t result = SEED_MIX_LEFT * x - SEED_MIX_RIGHT * y;
-    return result ^ (result >> 16);
-}
-
-/* The generator of lane `lane` of block `block` of stream `kind` from the seed (high and low halves): PCG64
- * seeded as NumPy seeds it from SeedSequence(seed, spawn_key=(kind, block, lane)), as
- * hazard.sim.stream.lane_generator computes it in Python (the tests hold the two together). Here so that a
- * block, of sessions or of rounds, is not kept waiting on Python's arithmetic: 30 microseconds a lane
- * there, a fraction of one here. */
-EXPORT void hazard_seed_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block,
-                                uint64_t lane, hazard_lane *out) {
-    uint32_t entropy[4 + 3 * 2];
-    int n = words32(seed_high, seed_low, entropy);
-    while (n < SEED_POOL) { /* a spawn key follows: the seed's words are padded to the pool */
-        entropy[n++] = 0;
-    }
-    const uint64_t keys[3] = {kind, block, lane};
-    for (int k = 0; k < 3; k++) {
-        n += words32(0, keys[k], entropy + n);
-    }
-    uint32_t hash_const = SEED_INIT_A, pool[SEED_POOL];
-    for (int i = 0; i < SEED_POOL; i++) {
-        pool[i] = hashmix(entropy[i], &hash_const);
-    }
-    for (int source = 0; source < SEED_POOL; source++) {
-        for (int target = 0; target < SEED_POOL; target++) {
-            if (source != target) {
-                pool[target] = mix(pool[target], hashmix(pool[source], &hash_const));
-            }
-        }
-    }
-    for (int source = SEED_POOL; source < n; source++) {
-        for (int target = 0; target < SEED_POOL; target++) {
-            pool[target] = mix(pool[target], hashmix(entropy[source], &hash_const));
-        }
-    }
-    hash_const = SEED_INIT_B;
-    uint32_t state[8];
-    for (int i = 0; i < 8; i++) {
-        uint32_t value = pool[i % SEED_POOL] ^ hash_const;
-        hash_const *= SEED_MULT_B;
-        value *= hash_const;
-        state[i] = value ^ (value >> 16);
-    }
-    uint64_t words[4];
-    for (int i = 0; i < 4; i++) {
-        words[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
-    }
-    /* PCG's seeding: the increment from the sequence, the state a step from 0, the start added, a step */
-    out->inc_high = (words[2] << 1) | (words[3] >> 63);
-    out->inc_low = (words[3] << 1) | 1;
-    out->state_low = out->inc_low + words[1];
-    out->state_high = out->inc_high + words[0] + (out->state_low < out->inc_low);
-    uint64_t step;
-    hazard_lane_words(out, &step, 1);
-}
-
 /* A block's rounds, played ahead of the money: the dice do not depend on who stakes what, so the rounds
  * are played a batch at a time into a log, without a branch on how a throw ends (as native.c's loops play
  * them), and the sessions read them one by one. Each accepted word of the block's stream gives 11 throws,
@@ -383,8 +298,8 @@ static inline void whole_session(const whole_t *restrict k, rounds_t *source, co
      * play_in_doubles would hold, turned into units as it turns them */
     const double scale = (double)k->scale;
     const double found[STATS] = {(double)played, (double)hands, (double)hand_rounds, (double)hand_squares,
-                                 (double)take / scale / grain_units * unit, (double)staked / scale / grain_units * unit,
-                                 (double)throws};
+                                 (double)take / scale / grain_units * unit,
+                                 (double)staked / scale / grain_units * unit, (double)throws};
     for (int i = 0; i < STATS; i++) {
         row[i] = found[i];
     }
@@ -597,4 +512,30 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
     free(whole_nets);
     free(source);
     return used;
+}
+
+/* `sessions` sessions in blocks of `per_block`, from block `first_block` of stream `kind`, each block from
+ * its own lane (seeded here, as hazard.sim.stream seeds it): the same sessions as one call of
+ * hazard_play_sessions a block, in one call, so that a study's many short blocks do not each cost a
+ * foreign call, its checks and its arrays. Returns 0, or what hazard_play_sessions refused with. */
+EXPORT int64_t hazard_play_session_blocks(uint64_t seed_high, uint64_t seed_low, uint64_t kind,
+                                          uint64_t first_block, int64_t per_block, const uint64_t *entries,
+                                          int64_t start, const double *net, const int64_t *rule,
+                                          const double *settings, const double *bankrolls, int64_t players,
+                                          int64_t sessions, double *out_bank, int64_t *out_ruin,
+                                          double *out_stats, int64_t codes) {
+    for (int64_t done = 0, b = 0; done < sessions; b++) {
+        const int64_t n = sessions - done < per_block ? sessions - done : per_block;
+        hazard_lane lane;
+        hazard_seed_lane(seed_high, seed_low, kind, first_block + (uint64_t)b, 0, &lane);
+        const int64_t used =
+            hazard_play_sessions(&lane, entries, start, net, rule, settings, bankrolls, players, n,
+                                 out_bank + done * players, out_ruin + done * players, out_stats + done * STATS,
+                                 codes);
+        if (used < 0) {
+            return used;
+        }
+        done += n;
+    }
+    return 0;
 }
