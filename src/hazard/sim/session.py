@@ -203,8 +203,8 @@ class SessionTally:
     """What the sessions came to: counts, sums and exact tallies, which do not grow with the sessions.
 
     Each session's own row is not kept: :meth:`replay` plays the study's sessions again from its seed, the
-    same sessions to the bit, and hands their rows over block by block (for the CSV, or a figure of your
-    own). The tallies' quantiles and histograms take the replay where they need it.
+    same sessions to the bit, and hands their rows over a run of blocks at a time (for the CSV, or a figure
+    of your own). The tallies' quantiles and histograms take the replay where they need it.
     """
 
     table: CompiledRules
@@ -283,9 +283,9 @@ class SessionTally:
         workers: int | None = None,
         progress: Progress | None = None,
     ) -> None:
-        """Play the study's sessions again, as they were played, and hand each block's rows to ``fold`` in
-        order of the sessions' numbers (on this machine's threads, whatever ran the study). ``progress``
-        gets the sessions played again so far."""
+        """Play the study's sessions again, as they were played, and hand their rows to ``fold`` a run of
+        blocks at a time, in order of the sessions' numbers (on this machine's threads, whatever ran the
+        study). ``progress`` gets the sessions played again so far."""
         threads = check_run(1, 1, workers if workers is not None else min(self.workers, os.cpu_count() or 1))
         group = _blocks_a_call(self.config, self.blocks, threads)
         play = _player(self.table, self.config, self.paytable, self.seed, blocks=self.blocks, group=group)
