@@ -425,6 +425,24 @@ class ReferenceKernels:
             )
         )
 
+    @staticmethod
+    def play_session_blocks(  # noqa: PLR0917
+        seed: int, kind: int, first_block: int, per_block: int, entries: Any, start: int, *arrays: Any
+    ) -> None:
+        """The blocks one at a time, each from its own lane (what the C kernel does in one call)."""
+        net, rule, settings, bankrolls, out_bank, out_ruin, out_stats = arrays
+        players = len(_view(bankrolls, np.float64))
+        bank, ruin = _view(out_bank, np.float64, -1, players), _view(out_ruin, np.int64, -1, players)
+        stats = _view(out_stats, np.float64, -1, 7)
+        for at in range(0, len(bank), per_block):
+            rows = slice(at, at + per_block)
+            block = first_block + at // per_block
+            play_sessions(
+                lane_generator(seed, kind, block, 0), _view(entries, np.uint64), start,
+                _view(net, np.float64), _view(rule, np.int64), _view(settings, np.float64),
+                _view(bankrolls, np.float64), bank[rows], ruin[rows], stats[rows],
+            )  # fmt: skip
+
 
 def session_rows(study: SessionTally) -> SessionRows:
     """Every session of a study, a row each, played again from its seed (:meth:`SessionTally.replay`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from tests.commandline import fails, fuzz, fuzz_place, hostile_paths, hostile_values, run, survives
 
 import hazard
+from hazard import cli
 from hazard.cli import COMMANDS, app, load_commands
 
 CRAPS_FILE = (
@@ -275,6 +277,28 @@ def test_version_prints_the_packages_version_and_exits_zero(capsys: pytest.Captu
     assert (process.returncode, process.stdout) == (0, f"hazard {hazard.__version__}\n")
     code, out, _ = run(capsys, "--help")
     assert "--version" in out
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("4", "4")])
+def test_the_program_starts_no_blas_threads_unless_told_to(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, seen: str
+) -> None:
+    """``hazard`` sets NumPy's BLAS to one thread before any command runs (it does no linear algebra: the
+    threads would only spin), and keeps a setting of the user's."""
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    found: list[str | None] = []
+
+    def leave(code: int) -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(cli, "main", lambda: found.append(os.environ.get("OPENBLAS_NUM_THREADS")))
+    monkeypatch.setattr(os, "_exit", leave)
+    with pytest.raises(SystemExit):
+        cli.run()
+    assert found == [seen]
 
 
 def test_bare_command_shows_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -231,6 +231,18 @@ def test_a_block_in_one_call_refuses_what_it_cannot_play() -> None:
 @pytest.mark.parametrize("ruleset", builtin_rulesets(), ids=lambda r: r.id)
 @pytest.mark.parametrize("staking", [0, 1, 2])
 def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any, staking: int) -> None:
+    _same_sessions_as_the_reference(ruleset, staking, 12.0)
+
+
+# whole grains (counted in integers), half grains (integers once doubled), and bankrolls the kernel must
+# count in doubles as the reference does: a third of a grain, and sums past 2^53
+@pytest.mark.parametrize("bankroll", [12.0, 12.5, 12 + 1 / 3, 2.0**52], ids=["whole", "half", "third", "big"])
+@pytest.mark.parametrize("staking", [0, 1, 2])
+def test_the_sessions_equal_the_reference_however_the_money_is_counted(staking: int, bankroll: float) -> None:
+    _same_sessions_as_the_reference(find_ruleset("wikipedia"), staking, bankroll)
+
+
+def _same_sessions_as_the_reference(ruleset: Any, staking: int, bankroll: float) -> None:
     table = compile_rules(ruleset)
     grain, net, cover = _in_grains(table, paytable_for(ruleset))
     # every arrangement on every ruleset, whichever the ruleset's own: one setter's sum, or every setter
@@ -244,13 +256,40 @@ def test_the_sessions_equal_the_reference_on_every_builtin_ruleset(ruleset: Any,
         bits = lane_generator(1, 1, 0, 0)
         used = kernels.play_sessions(
             bits, table.entries, table.start * 36, net, table.passing_rule(), settings_,
-            np.full(3, 12.0 * grain), bank, ruin, stats,
+            np.full(3, bankroll * grain), bank, ruin, stats,
         )  # fmt: skip
         results.append((int(used), bank.tolist(), ruin.tolist(), stats.tolist()))
     # the same throws used, to the last (the C kernel plays rounds ahead: the stream's state after differs)
     assert results[0] == results[1]
     assert results[0][0] > 0
-    assert np.isclose(np.array(results[0][1]).sum(axis=1), 36.0).all()  # money only changes hands
+    assert np.isclose(np.array(results[0][1]).sum(axis=1), 3 * bankroll).all()  # money only changes hands
+
+
+def test_blocks_of_sessions_in_one_call_are_the_blocks_played_one_by_one() -> None:
+    """play_session_blocks seeds each block's lane and plays its sessions, the last block short: the rows of
+    play_sessions block by block, and the reference's."""
+    table = compile_rules(find_ruleset("wikipedia"))
+    grain, net, cover = _in_grains(table, paytable_for(table.ruleset))
+    settings_ = np.array([50, 1, grain, 3, cover, 0, 1.0], dtype=np.float64)
+    bankrolls = np.full(3, 20.0 * grain)
+    fixed = (table.entries, table.start * 36, net, table.passing_rule(), settings_, bankrolls)
+    rows = []
+    for kernels in (NATIVE, REFERENCE):  # ten sessions in blocks of four from block 3: blocks 3, 4 and 5
+        bank, ruin, stats = np.zeros((10, 3)), np.zeros((10, 3), dtype=np.int64), np.zeros((10, 7))
+        kernels.play_session_blocks(2**70 + 5, 1, 3, 4, *fixed, bank, ruin, stats)
+        rows.append((bank.tolist(), ruin.tolist(), stats.tolist()))
+    one_by_one: list[tuple[Any, ...]] = []
+    for block, sessions in ((3, 4), (4, 4), (5, 2)):
+        bank, ruin, stats = (
+            np.zeros((sessions, 3)),
+            np.zeros((sessions, 3), dtype=np.int64),
+            np.zeros((sessions, 7)),
+        )
+        NATIVE.play_sessions(NATIVE.seeded_lane(2**70 + 5, 1, block, 0), *fixed, bank, ruin, stats)
+        one_by_one.append((bank, ruin, stats))
+    joined = tuple(np.concatenate([part[k] for part in one_by_one]).tolist() for k in range(3))
+    assert rows[0] == rows[1] == joined
+    assert len({tuple(row) for row in rows[0][0]}) > 1  # the blocks' sessions differ
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**32, 2**64 - 1, 2**64 + 3, 2**128 - 1])
@@ -333,7 +372,7 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
-    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c")]
+    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c", "seed.c")]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
@@ -425,7 +464,7 @@ def _compiler() -> list[str]:
     return command
 
 
-@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c"])
+@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c", "seed.c"])
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
 def test_the_c_source_compiles_without_warnings_as_portable_c11(
     tmp_path: Path, defines: list[str], name: str

@@ -109,6 +109,9 @@ def run() -> NoReturn:
     joined), so the interpreter's own teardown would only cost time: some 40 ms a run, which the
     simulator's benchmark counts. Tests call :func:`main`, which returns or raises as usual.
     """
+    # hazard does no linear algebra: the BLAS threads NumPy's import starts (one a core) would only spin,
+    # some 50 ms of CPU at every start of a session study; a BLAS the user set up keeps its setting
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = 0
     try:
         main()

@@ -75,6 +75,23 @@ class Kernels(Protocol):
         out_stats: Buffer,
     ) -> int: ...
 
+    def play_session_blocks(  # noqa: PLR0917
+        self,
+        seed: int,
+        kind: int,
+        first_block: int,
+        per_block: int,
+        entries: Buffer,
+        start: int,
+        net: Buffer,
+        rule: Buffer,
+        settings: Buffer,
+        bankrolls: Buffer,
+        out_bank: Buffer,
+        out_ruin: Buffer,
+        out_stats: Buffer,
+    ) -> None: ...
+
 
 def backend() -> Kernels:
     """The kernels this process uses: the compiled ones, loaded on the first call."""

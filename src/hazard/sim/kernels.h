@@ -1,5 +1,5 @@
 /*
- * What the simulator's C files share (native.c, tally.c, session.c, compiled into one library by
+ * What the simulator's C files share (native.c, tally.c, session.c, seed.c, compiled into one library by
  * setup.py): the mark of an exported function, a lane's generator state, and the functions one file
  * calls in another. Portable C11, as each of them.
  */
@@ -26,6 +26,12 @@ typedef struct {
 
 /* native.c: a lane's next n words (the one generator, which session.c draws through too). */
 void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);
+
+/* seed.c: the generator of lane `lane` of block `block` of stream `kind`, seeded as NumPy seeds PCG64
+ * from SeedSequence(seed, spawn_key=(kind, block, lane)), the seed in two 64-bit halves (as session.c
+ * seeds each block of a call). */
+void hazard_seed_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block, uint64_t lane,
+                      hazard_lane *out);
 
 /* tally.c: whether the dice ever pass under a rule, and a lane's log added to the counts (hazard_tally,
  * with `passes` given), as native.c's play_block calls them for each chunk of a block. */

@@ -158,8 +158,12 @@ class NativeKernels:
         self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
         self._tally.restype = None
         self._sessions = library.hazard_play_sessions
-        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3]
+        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3, _I64]
         self._sessions.restype = _I64
+        self._session_blocks = library.hazard_play_session_blocks
+        self._session_blocks.argtypes = [ctypes.c_uint64] * 4 + [_I64, _VOID, _I64, *[_VOID] * 4, _I64, _I64]
+        self._session_blocks.argtypes += [*[_VOID] * 3, _I64]
+        self._session_blocks.restype = _I64
         self._seeded_lane = library.hazard_seed_lane
         self._seeded_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
         self._seeded_lane.restype = None
@@ -340,8 +344,62 @@ class NativeKernels:
                 _address(out_bank, "float64"),
                 _address(out_ruin, "int64", sessions * players),
                 _address(out_stats, "float64", sessions * 7),
+                _items(net),
             )
         )
         if used == -2:
             raise MemoryError("play_sessions: out of memory")
         return used
+
+    def play_session_blocks(  # noqa: PLR0917
+        self,
+        seed: int,
+        kind: int,
+        first_block: int,
+        per_block: int,
+        entries: Buffer,
+        start: int,
+        net: Buffer,
+        rule: Buffer,
+        settings: Buffer,
+        bankrolls: Buffer,
+        out_bank: Buffer,
+        out_ruin: Buffer,
+        out_stats: Buffer,
+    ) -> None:
+        """Play blocks of ``per_block`` sessions from block ``first_block`` of stream ``kind``, each from its
+        own lane seeded from ``seed`` (:meth:`seeded_lane`), as many as the outputs hold (the last block may
+        be shorter): what :meth:`play_sessions` gives block by block, in one call (session.c)."""
+        check_seed(seed)
+        players = _items(bankrolls)
+        sessions = _items(out_bank) // max(players, 1)
+        if not 1 <= players <= SESSION_MAX_PLAYERS or per_block < 1:
+            raise ValueError(
+                f"play_session_blocks: expected 1 to {SESSION_MAX_PLAYERS} players, blocks of 1 or more"
+            )
+        if _items(out_bank) != sessions * players or _items(net) != _items(rule):
+            raise ValueError("play_session_blocks: bankrolls, outputs, net and rule do not fit together")
+        blocks = -(-sessions // per_block)
+        if not (0 <= kind < 2**64 and first_block >= 0 and first_block + blocks <= 2**64):
+            raise ValueError("play_session_blocks: each spawn key must be from 0 to 2**64 - 1")
+        refused = self._session_blocks(
+            seed >> 64,
+            seed & _MASK64,
+            kind,
+            first_block,
+            per_block,
+            _address(entries, "uint64"),
+            int(start),
+            _address(net, "float64"),
+            _address(rule, "int64"),
+            _address(settings, "float64", 7),
+            _address(bankrolls, "float64"),
+            players,
+            sessions,
+            _address(out_bank, "float64"),
+            _address(out_ruin, "int64", sessions * players),
+            _address(out_stats, "float64", sessions * 7),
+            _items(net),
+        )
+        if refused == -2:
+            raise MemoryError("play_session_blocks: out of memory")

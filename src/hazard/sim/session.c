@@ -37,91 +37,6 @@ EXPORT void hazard_session_constants(uint64_t *out) {
     out[5] = MAX_PLAYERS;
 }
 
-/* A whole number's 32-bit words, lowest first (0 is one word), as SeedSequence reads its entropy: `high`
- * and `low` its two 64-bit halves (a seed is below 2^128; a spawn key below 2^64, high 0). */
-static int words32(uint64_t high, uint64_t low, uint32_t *out) {
-    int n = 0;
-    do {
-        out[n++] = (uint32_t)low;
-        low = (low >> 32) | (high << 32);
-        high >>= 32;
-    } while (low != 0 || high != 0);
-    return n;
-}
-
-#define SEED_INIT_A 0x43B0D7E5U
-#define SEED_MULT_A 0x931E8875U
-#define SEED_INIT_B 0x8B51F9DDU
-#define SEED_MULT_B 0x58F38DEDU
-#define SEED_MIX_LEFT 0xCA01F9DDU
-#define SEED_MIX_RIGHT 0x4973F715U
-#define SEED_POOL 4
-
-static inline uint32_t hashmix(uint32_t value, uint32_t *hash_const) {
-    value ^= *hash_const;
-    *hash_const *= SEED_MULT_A;
-    value *= *hash_const;
-    return value ^ (value >> 16);
-}
-
-static inline uint32_t mix(uint32_t x, uint32_t y) {
-    uint32_t result = SEED_MIX_LEFT * x - SEED_MIX_RIGHT * y;
-    return result ^ (result >> 16);
-}
-
-/* The generator of lane `lane` of block `block` of stream `kind` from the seed (high and low halves): PCG64
- * seeded as NumPy seeds it from SeedSequence(seed, spawn_key=(kind, block, lane)), as
- * hazard.sim.stream.lane_generator computes it in Python (the tests hold the two together). Here so that a
- * block, of sessions or of rounds, is not kept waiting on Python's arithmetic: 30 microseconds a lane
- * there, a fraction of one here. */
-EXPORT void hazard_seed_lane(uint64_t seed_high, uint64_t seed_low, uint64_t kind, uint64_t block,
-                                uint64_t lane, hazard_lane *out) {
-    uint32_t entropy[4 + 3 * 2];
-    int n = words32(seed_high, seed_low, entropy);
-    while (n < SEED_POOL) { /* a spawn key follows: the seed's words are padded to the pool */
-        entropy[n++] = 0;
-    }
-    const uint64_t keys[3] = {kind, block, lane};
-    for (int k = 0; k < 3; k++) {
-        n += words32(0, keys[k], entropy + n);
-    }
-    uint32_t hash_const = SEED_INIT_A, pool[SEED_POOL];
-    for (int i = 0; i < SEED_POOL; i++) {
-        pool[i] = hashmix(entropy[i], &hash_const);
-    }
-    for (int source = 0; source < SEED_POOL; source++) {
-        for (int target = 0; target < SEED_POOL; target++) {
-            if (source != target) {
-                pool[target] = mix(pool[target], hashmix(pool[source], &hash_const));
-            }
-        }
-    }
-    for (int source = SEED_POOL; source < n; source++) {
-        for (int target = 0; target < SEED_POOL; target++) {
-            pool[target] = mix(pool[target], hashmix(entropy[source], &hash_const));
-        }
-    }
-    hash_const = SEED_INIT_B;
-    uint32_t state[8];
-    for (int i = 0; i < 8; i++) {
-        uint32_t value = pool[i % SEED_POOL] ^ hash_const;
-        hash_const *= SEED_MULT_B;
-        value *= hash_const;
-        state[i] = value ^ (value >> 16);
-    }
-    uint64_t words[4];
-    for (int i = 0; i < 4; i++) {
-        words[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
-    }
-    /* PCG's seeding: the increment from the sequence, the state a step from 0, the start added, a step */
-    out->inc_high = (words[2] << 1) | (words[3] >> 63);
-    out->inc_low = (words[3] << 1) | 1;
-    out->state_low = out->inc_low + words[1];
-    out->state_high = out->inc_high + words[0] + (out->state_low < out->inc_low);
-    uint64_t step;
-    hazard_lane_words(out, &step, 1);
-}
-
 /* A block's rounds, played ahead of the money: the dice do not depend on who stakes what, so the rounds
  * are played a batch at a time into a log, without a branch on how a throw ends (as native.c's loops play
  * them), and the sessions read them one by one. Each accepted word of the block's stream gives 11 throws,
@@ -188,23 +103,235 @@ static inline int64_t steps_of(int64_t staking, int64_t cap, int64_t run) {
     return 0;
 }
 
-/* The sessions of a block, their throws drawn from `bits` as they are needed; return the throws drawn.
- *
- * Money is counted in grains: the base stake is `grain` of them, and `grain` is a multiple of every odds'
- * denominator, so every stake (the base doubled) and every sum a stake pays (`net` is in grains per base
- * stake) is a whole number of grains, exact in a double below 2^53: the kernel decides each cover and each
- * ruin as the table's exact fractions do. out_bank, and the take and the stakes in out_stats, are turned
- * back into units at the end.
- *
- * out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); bankrolls are in grains;
- * settings is [rounds, staking, grain, progression cap, most won (grains per base stake), arrangement,
- * base stake (units)] (arrangement 1: one setter's sum; else every setter against the caster). Returns -1
- * for more than MAX_PLAYERS players. */
-EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict entries, int64_t start,
-                                    const double *restrict net, const int64_t *restrict rule,
-                                    const double *restrict settings, const double *restrict bankrolls,
-                                    int64_t players, int64_t sessions, double *restrict out_bank,
-                                    int64_t *restrict out_ruin, double *restrict out_stats) {
+/* What the sessions of a block share, in whole numbers: every sum of money scaled by `scale` (a power of
+ * two, so that a bankroll of a half or a quarter grain is whole too) and counted in int64. */
+typedef struct {
+    int64_t rounds, staking, cap, after, players, scale;
+    int one_setter;
+    int64_t grain, most_won; /* the base stake, the most it can win the caster */
+    const int64_t *restrict rule, *restrict net, *restrict bankrolls;
+} whole_t;
+
+#define EXACT_LIMIT 9007199254740992.0 /* 2^53: a double holds every whole number up to it */
+#define MAX_SCALE 30                  /* a bankroll may be whole in 2^-30 grains */
+#define MAX_CODES 65536               /* NEXT_MASK + 1: more outcome codes than a table could have */
+
+/* Whether x is a whole number below 2^53 in size (where a double holds every whole number). */
+static inline int is_whole(double x) {
+    return x > -EXACT_LIMIT && x < EXACT_LIMIT && (double)(int64_t)x == x;
+}
+
+/* Whether a block's money can be counted in whole numbers without changing a bit of the result, and if so
+ * its whole forms in `out` (with `nets` and `banks` to hold them). The double path (play_in_doubles) adds
+ * and compares whole numbers of grains when every sum is one, below 2^53: each is then exact, in any
+ * order. That holds when the grain, the most won and every net are whole, every bankroll is whole once
+ * scaled by a power of two, and no sum can reach 2^53: not the money at the table (it only changes hands)
+ * nor what a session's rounds can move (each round at most every setter's largest stake's net), nor the
+ * take and the stakes summed over them. */
+static int whole_of(const double *restrict net, int64_t codes, const int64_t *restrict rule,
+                    const double *restrict settings, const double *restrict bankrolls, int64_t players,
+                    int64_t *nets, int64_t *banks, whole_t *out) {
+    const double grain = settings[2], most_won = settings[4];
+    const int64_t staking = (int64_t)settings[1], cap = (int64_t)settings[3];
+    if (codes < 1 || codes > MAX_CODES || !is_whole(grain) || grain < 1.0 || !is_whole(most_won) ||
+        most_won < 0.0) {
+        return 0;
+    }
+    double largest = grain > most_won ? grain : most_won, total = 0.0;
+    double scale = 1.0; /* the least power of two that makes every bankroll whole, up to 2^MAX_SCALE */
+    for (int64_t p = 0; p < players; p++) {
+        if (!(bankrolls[p] >= 0.0 && bankrolls[p] < EXACT_LIMIT)) {
+            return 0;
+        }
+        while (!is_whole(bankrolls[p] * scale)) {
+            if (scale >= (double)((int64_t)1 << MAX_SCALE)) {
+                return 0;
+            }
+            scale *= 2.0;
+        }
+        total += bankrolls[p];
+    }
+    for (int64_t c = 0; c < codes; c++) {
+        if (!is_whole(net[c])) {
+            return 0;
+        }
+        const double size = net[c] < 0.0 ? -net[c] : net[c];
+        largest = size > largest ? size : largest;
+        nets[c] = (int64_t)(net[c] * scale);
+    }
+    const double most_doubled = staking == 0 ? 1.0 : (double)((int64_t)1 << cap);
+    const double moved = (double)settings[0] * (double)players * largest * most_doubled;
+    if (!((total + moved) * scale < EXACT_LIMIT)) {
+        return 0;
+    }
+    for (int64_t p = 0; p < players; p++) {
+        banks[p] = (int64_t)(bankrolls[p] * scale);
+    }
+    const whole_t found = {(int64_t)settings[0], staking, cap, rule[0], players, (int64_t)scale,
+                           settings[5] == 1.0, (int64_t)(grain * scale), (int64_t)(most_won * scale),
+                           rule, nets, banks};
+    *out = found;
+    return 1;
+}
+
+/* The next round of the block's log: its outcome code, its throws of the dice in `throws`. */
+static inline int64_t next_round(rounds_t *source, int64_t *throws) {
+    if (source->i == source->n) {
+        play_ahead(source);
+    }
+    const uint64_t logged = source->log[source->i];
+    source->i += 1;
+    *throws += (int64_t)(logged & 0xFFFFFFFFULL);
+    return (int64_t)(logged >> 32);
+}
+
+/* One session in whole numbers: what play_in_doubles does, decision for decision, with every sum of money
+ * exact. Held by seat, not by player (seat j's bankroll, run and player), so that no look-up waits on
+ * another; and each setter's stake is laid and settled in one step, the round's outcome being known
+ * first (the dice do not depend on the stakes, and each setter's cover depends only on his own bankroll
+ * and on the stakes laid before his, not on how they settle). `staking` is a constant where it is
+ * called, so that each progression gets a loop of its own (flat stakes keep no runs). The session's
+ * bankrolls and row of stats come out in units, as play_in_doubles writes them. */
+static inline void whole_session(const whole_t *restrict k, rounds_t *source, const int64_t staking,
+                                 double grain_units, double unit, double *restrict out_bank,
+                                 int64_t *restrict ruin, double *restrict row) {
+    const int64_t grain = k->grain, most_won = k->most_won, cap = k->cap, after = k->after;
+    const int one_setter = k->one_setter;
+    const int64_t *restrict rule = k->rule;
+    const int64_t *restrict net = k->net;
+    int64_t held[MAX_PLAYERS], run[MAX_PLAYERS], who[MAX_PLAYERS]; /* by seat: bankroll, run, player */
+    int64_t bank[MAX_PLAYERS]; /* by player, once he has left */
+    int64_t seated = k->players, at = 0;
+    for (int64_t p = 0; p < k->players; p++) {
+        held[p] = k->bankrolls[p];
+        run[p] = 0;
+        who[p] = p;
+        ruin[p] = -1;
+    }
+    int64_t streak = 0, kept = 0, played = 0, hands = 0, throws = 0;
+    int64_t hand_rounds = 0, hand_squares = 0, take = 0, staked = 0;
+    for (int64_t r = 0; r < k->rounds && seated >= 2; r++) {
+        const int64_t code = next_round(source, &throws);
+        const int64_t flags = rule[code];
+        const int64_t win = flags & 1, counted = (flags >> 1) & 1, no_main = (flags >> 2) & 1;
+        const int64_t settled = 1 - no_main;
+        const int64_t pays = net[code];
+        /* each setter in turn from the caster's left lays his progression's stake, or the largest
+         * smaller one that both he and the caster can cover, or nothing; and it is settled */
+        int64_t free = held[at], gain = 0, stakes = 0, ruined = 0;
+        for (int64_t s = 1, j = at; s < seated; s++) {
+            j = j + 1 == seated ? 0 : j + 1; /* no division: it would cost more than the round */
+            int64_t times = 0;
+            if (staking == 0) { /* flat: the base, or nothing */
+                times = (most_won <= held[j]) & (grain <= free);
+            } else {
+                const int64_t steps = steps_of(staking, cap, run[j]);
+                for (int64_t d = steps < cap ? steps : cap; d >= 0; d--) {
+                    if (most_won << d <= held[j] && grain << d <= free) {
+                        times = (int64_t)1 << d;
+                        break;
+                    }
+                }
+            }
+            const int64_t won = pays * times;
+            free -= grain * times;
+            held[j] -= won;
+            gain += won;
+            stakes += grain * times;
+            ruined |= (held[j] < grain) & (times != 0); /* only a setter of the round can be ruined by it */
+            if (staking != 0) { /* his run: won (the caster lost) or lost, it goes on or begins anew */
+                const int64_t up = won < 0, down = won > 0, had = run[j];
+                const int64_t same = (up & (had > 0)) | (down & (had < 0));
+                run[j] = (same | (1 - up - down)) * had + up - down;
+            }
+            if (one_setter && times > 0) {
+                break;
+            }
+        }
+        held[at] += gain;
+        take -= gain;
+        staked += stakes & -settled;
+        played += settled;
+        kept += settled;
+        streak = (streak + counted) & (win - 1);
+        const int64_t passed = no_main | (counted & (streak >= after));
+        hands += passed;
+        hand_rounds += kept & -passed;
+        hand_squares += (kept * kept) & -passed;
+        const int64_t caster_left = held[at] < grain;
+        ruined |= caster_left;
+        const int64_t keep = (passed | caster_left) - 1; /* a new hand: no losses, no rounds kept */
+        streak &= keep;
+        kept &= keep;
+        if (!ruined) {
+            at += passed;
+            at = at >= seated ? at - seated : at;
+            continue;
+        }
+        /* the ruined leave; the dice go to the next player left after the caster when they pass or he
+         * leaves */
+        int64_t left = 0, next_at = -1;
+        for (int64_t j = 0; j < seated; j++) {
+            if (j == at) {
+                next_at = left;
+            }
+            if (held[j] < grain) {
+                ruin[who[j]] = r;
+                bank[who[j]] = held[j];
+                continue;
+            }
+            held[left] = held[j];
+            run[left] = run[j];
+            who[left] = who[j];
+            left += 1;
+        }
+        if (left > 0) {
+            at = caster_left ? next_at : next_at + passed;
+            at = at >= left ? at - left : at;
+        }
+        seated = left;
+    }
+    for (int64_t j = 0; j < seated; j++) {
+        bank[who[j]] = held[j];
+    }
+    /* each whole number below 2^53 is its double, and a power of two divides it exactly: the doubles
+     * play_in_doubles would hold, turned into units as it turns them */
+    const double scale = (double)k->scale;
+    const double found[STATS] = {(double)played, (double)hands, (double)hand_rounds, (double)hand_squares,
+                                 (double)take / scale / grain_units * unit,
+                                 (double)staked / scale / grain_units * unit, (double)throws};
+    for (int i = 0; i < STATS; i++) {
+        row[i] = found[i];
+    }
+    for (int64_t p = 0; p < k->players; p++) {
+        out_bank[p] = (double)bank[p] / scale / grain_units * unit;
+    }
+}
+
+/* The sessions of a block in whole numbers (whole_of said they can be), each progression in its own loop. */
+static void play_in_whole(const whole_t *restrict k, rounds_t *source, int64_t sessions, double grain,
+                          double unit, double *restrict out_bank, int64_t *restrict out_ruin,
+                          double *restrict out_stats) {
+    for (int64_t s = 0; s < sessions; s++) {
+        double *bank = out_bank + s * k->players, *row = out_stats + s * STATS;
+        int64_t *ruin = out_ruin + s * k->players;
+        if (k->staking == 0) {
+            whole_session(k, source, 0, grain, unit, bank, ruin, row);
+        } else if (k->staking == 1) {
+            whole_session(k, source, 1, grain, unit, bank, ruin, row);
+        } else {
+            whole_session(k, source, 2, grain, unit, bank, ruin, row);
+        }
+    }
+}
+
+/* The sessions of a block in doubles, as the model was first written: for money that whole_of finds is not
+ * always a whole number of grains below 2^53 (a third of a grain, or bankrolls past 2^53), each sum rounded
+ * in the reference's order. Returns the digits drawn by the last round played. */
+static int64_t play_in_doubles(rounds_t *source, const double *restrict net, const int64_t *restrict rule,
+                               const double *restrict settings, const double *restrict bankrolls,
+                               int64_t players, int64_t sessions, double *restrict out_bank,
+                               int64_t *restrict out_ruin, double *restrict out_stats) {
     const int64_t rounds = (int64_t)settings[0];
     const int64_t staking = (int64_t)settings[1];
     const double grain = settings[2];
@@ -213,22 +340,10 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
     const int one_setter = settings[5] == 1.0;
     const double unit = settings[6];
     const int64_t after = rule[0];
-    if (players < 1 || players > MAX_PLAYERS || cap < 0 || cap > 30) {
-        return -1;
-    }
     double doubled[31]; /* the base doubled k times, k up to the cap (hazard.core.staking's MAX_CAP) */
     for (int64_t k = 0; k <= cap; k++) {
         doubled[k] = (double)((int64_t)1 << k);
     }
-    rounds_t *source = malloc(sizeof(rounds_t));
-    if (source == NULL) {
-        return -2; /* out of memory: native.py raises MemoryError */
-    }
-    source->bits = bits;
-    source->entries = entries;
-    source->offset = (uint64_t)start;
-    source->counted = source->digits = 0;
-    source->n = source->i = 0;
     int64_t pos = 0;
     double bank[MAX_PLAYERS], times[MAX_PLAYERS];
     int64_t run[MAX_PLAYERS], seat[MAX_PLAYERS], setter[MAX_PLAYERS];
@@ -346,6 +461,81 @@ EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict 
         row[5] = staked / grain * unit;
         row[6] = (double)throws;
     }
-    free(source);
     return pos;
+}
+
+/* The sessions of a block, their throws drawn from `bits` as they are needed; return the throws drawn.
+ *
+ * Money is counted in grains: the base stake is `grain` of them, and `grain` is a multiple of every odds'
+ * denominator, so every stake (the base doubled) and every sum a stake pays (`net` is in grains per base
+ * stake) is a whole number of grains, exact in a double below 2^53: the kernel decides each cover and each
+ * ruin as the table's exact fractions do. out_bank, and the take and the stakes in out_stats, are turned
+ * back into units at the end.
+ *
+ * Where every sum is a whole number below 2^53 (whole_of), the block is played in int64 (play_in_whole),
+ * with the same result to the bit, faster; else in doubles, as here.
+ *
+ * out_bank and out_ruin are (sessions, players), out_stats (sessions, 7); bankrolls are in grains;
+ * settings is [rounds, staking, grain, progression cap, most won (grains per base stake), arrangement,
+ * base stake (units)] (arrangement 1: one setter's sum; else every setter against the caster); net and
+ * rule have `codes` items. Returns -1 for more than MAX_PLAYERS players. */
+EXPORT int64_t hazard_play_sessions(hazard_lane *bits, const uint64_t *restrict entries, int64_t start,
+                                    const double *restrict net, const int64_t *restrict rule,
+                                    const double *restrict settings, const double *restrict bankrolls,
+                                    int64_t players, int64_t sessions, double *restrict out_bank,
+                                    int64_t *restrict out_ruin, double *restrict out_stats, int64_t codes) {
+    const int64_t cap = (int64_t)settings[3];
+    if (players < 1 || players > MAX_PLAYERS || cap < 0 || cap > 30) {
+        return -1;
+    }
+    rounds_t *source = malloc(sizeof(rounds_t));
+    int64_t *whole_nets = malloc((size_t)(codes > 0 && codes <= MAX_CODES ? codes : 1) * sizeof(int64_t));
+    if (source == NULL || whole_nets == NULL) {
+        free(source);
+        free(whole_nets);
+        return -2; /* out of memory: native.py raises MemoryError */
+    }
+    source->bits = bits;
+    source->entries = entries;
+    source->offset = (uint64_t)start;
+    source->counted = source->digits = 0;
+    source->n = source->i = 0;
+    int64_t used = 0, whole_banks[MAX_PLAYERS];
+    whole_t whole;
+    if (whole_of(net, codes, rule, settings, bankrolls, players, whole_nets, whole_banks, &whole)) {
+        play_in_whole(&whole, source, sessions, settings[2], settings[6], out_bank, out_ruin, out_stats);
+        used = source->i > 0 ? (int64_t)source->used[source->i - 1] : 0;
+    } else {
+        used = play_in_doubles(source, net, rule, settings, bankrolls, players, sessions, out_bank, out_ruin,
+                               out_stats);
+    }
+    free(whole_nets);
+    free(source);
+    return used;
+}
+
+/* `sessions` sessions in blocks of `per_block`, from block `first_block` of stream `kind`, each block from
+ * its own lane (seeded here, as hazard.sim.stream seeds it): the same sessions as one call of
+ * hazard_play_sessions a block, in one call, so that a study's many short blocks do not each cost a
+ * foreign call, its checks and its arrays. Returns 0, or what hazard_play_sessions refused with. */
+EXPORT int64_t hazard_play_session_blocks(uint64_t seed_high, uint64_t seed_low, uint64_t kind,
+                                          uint64_t first_block, int64_t per_block, const uint64_t *entries,
+                                          int64_t start, const double *net, const int64_t *rule,
+                                          const double *settings, const double *bankrolls, int64_t players,
+                                          int64_t sessions, double *out_bank, int64_t *out_ruin,
+                                          double *out_stats, int64_t codes) {
+    for (int64_t done = 0, b = 0; done < sessions; b++) {
+        const int64_t n = sessions - done < per_block ? sessions - done : per_block;
+        hazard_lane lane;
+        hazard_seed_lane(seed_high, seed_low, kind, first_block + (uint64_t)b, 0, &lane);
+        const int64_t used =
+            hazard_play_sessions(&lane, entries, start, net, rule, settings, bankrolls, players, n,
+                                 out_bank + done * players, out_ruin + done * players, out_stats + done * STATS,
+                                 codes);
+        if (used < 0) {
+            return used;
+        }
+        done += n;
+    }
+    return 0;
 }

@@ -93,6 +93,9 @@ RUIN_POINTS = 100
 """Rounds at which a study counts how many first players were ruined by then (for the ruin curve)."""
 _FOLD_SESSIONS = 4096
 """Sessions gathered from blocks before they are counted in: a block's few rows at a time would cost more."""
+_CALL_ROUNDS = 1 << 18
+"""Session rounds the kernel plays in one call, about (a run of blocks): a call for each of a study's short
+blocks cost more, in Python, than the kernel's work on it."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +155,9 @@ class _Summary:
         self.hand_rounds = self.hand_squares = self.setters_take = self.staked = 0.0
         self.first_bankroll, self.all_bankrolls = Tally(), Tally()
         self.hands, self.take_per_unit = Tally(), Tally()
-        self.ruin_rounds = np.unique(np.linspace(0, config.rounds, RUIN_POINTS).astype(np.int64))
+        points = np.linspace(0, config.rounds, RUIN_POINTS).astype(np.int64)  # in order: drop repeats
+        # (not np.unique: without counts it imports numpy.ma, some 40 ms of a study's start)
+        self.ruin_rounds = points[np.concatenate([[True], points[1:] != points[:-1]])]
         self._ruin_at = np.zeros(len(self.ruin_rounds) + 1, dtype=np.int64)
         self._waiting: list[SessionRows] = []
         self._waiting_sessions = 0
@@ -198,8 +203,8 @@ class SessionTally:
     """What the sessions came to: counts, sums and exact tallies, which do not grow with the sessions.
 
     Each session's own row is not kept: :meth:`replay` plays the study's sessions again from its seed, the
-    same sessions to the bit, and hands their rows over block by block (for the CSV, or a figure of your
-    own). The tallies' quantiles and histograms take the replay where they need it.
+    same sessions to the bit, and hands their rows over a run of blocks at a time (for the CSV, or a figure
+    of your own). The tallies' quantiles and histograms take the replay where they need it.
     """
 
     table: CompiledRules
@@ -278,11 +283,13 @@ class SessionTally:
         workers: int | None = None,
         progress: Progress | None = None,
     ) -> None:
-        """Play the study's sessions again, as they were played, and hand each block's rows to ``fold`` in
-        order of the sessions' numbers (on this machine's threads, whatever ran the study). ``progress``
-        gets the sessions played again so far."""
-        play = _player(self.table, self.config, self.paytable, self.seed)
+        """Play the study's sessions again, as they were played, and hand their rows to ``fold`` a run of
+        blocks at a time, in order of the sessions' numbers (on this machine's threads, whatever ran the
+        study). ``progress`` gets the sessions played again so far."""
         threads = check_run(1, 1, workers if workers is not None else min(self.workers, os.cpu_count() or 1))
+        group = _blocks_a_call(self.config, self.blocks, threads)
+        play = _player(self.table, self.config, self.paytable, self.seed, blocks=self.blocks, group=group)
+        calls = -(-self.blocks // group)
         done = 0
 
         def count(rows: SessionRows) -> None:
@@ -292,10 +299,10 @@ class SessionTally:
 
         report = None if progress is None else (lambda: progress(done))
         _, interrupted = run_blocks(
-            self.blocks,
+            calls,
             play,
             count,
-            threads=min(threads, max(self.blocks, 1)),
+            threads=min(threads, max(calls, 1)),
             progress=report,
             name="hazard-replay",
         )
@@ -394,10 +401,26 @@ def played_ruleset(table: CompiledRules) -> Ruleset:
     return table.ruleset if table.main is None else on_main(table.ruleset, table.main)
 
 
+def _blocks_a_call(config: SessionConfig, blocks: int, threads: int) -> int:
+    """How many blocks the kernel plays in one call: about :data:`_CALL_ROUNDS` rounds, at most
+    :data:`_FOLD_SESSIONS` sessions (the memory a call holds does not grow with the study), and at least four
+    calls a thread where the study has the blocks (the results are the same however many)."""
+    per_block = block_sessions(config.rounds)
+    per_call = min(_CALL_ROUNDS // (per_block * config.rounds), _FOLD_SESSIONS // per_block)
+    return max(1, min(per_call, -(-blocks // (4 * max(threads, 1)))))
+
+
 def _player(
-    table: CompiledRules, config: SessionConfig, paytable: Paytable | None, seed: int
+    table: CompiledRules,
+    config: SessionConfig,
+    paytable: Paytable | None,
+    seed: int,
+    *,
+    blocks: int | None = None,
+    group: int = 1,
 ) -> Callable[[int], SessionRows]:
-    """What plays block ``b`` of a study: the same rows, to the bit, every time it is called."""
+    """What plays call ``c`` of a study: its ``group`` blocks from block ``c * group`` (of its first
+    ``blocks``, all by default), one call of the kernel: the same rows, to the bit, every time."""
     entries = table.entries
     rule = table.passing_rule()
     grain, net, cover = _in_grains(table, paytable)
@@ -416,21 +439,24 @@ def _player(
     # each bankroll in grains: the base stake is `grain` of them
     bankrolls = np.full(config.players, config.bankroll / config.stake * grain, dtype=np.float64)
     per_block = block_sessions(config.rounds)
+    last_block = -(-config.sessions // per_block) if blocks is None else blocks
 
-    def play(block: int) -> SessionRows:
+    def play(call: int) -> SessionRows:
         kernels = backend()  # here, not around: a cluster's workers load their own
-        sessions = min(per_block, config.sessions - block * per_block)
+        first = call * group
+        last = min(first + group, last_block)
+        sessions = min(last * per_block, config.sessions) - first * per_block
         bank = np.zeros((sessions, config.players), dtype=np.float64)
         ruin = np.zeros((sessions, config.players), dtype=np.int64)
         stats = np.zeros((sessions, 7), dtype=np.float64)
-        bits = kernels.seeded_lane(seed, SESSION_STREAM, block, 0)
-        # The throws are drawn as the sessions need them, from the block's own stream: memory does not grow
-        # with the rounds, and the block is played once.
-        kernels.play_sessions(
-            bits, entries, table.start * 36, net, rule, settings, bankrolls, bank, ruin, stats
-        )
+        # The throws are drawn as the sessions need them, each block's from its own stream: memory does not
+        # grow with the rounds, and each block is played once.
+        kernels.play_session_blocks(
+            seed, SESSION_STREAM, first, per_block, entries, table.start * 36, net, rule, settings, bankrolls,
+            bank, ruin, stats,
+        )  # fmt: skip
         return SessionRows(
-            first=block * per_block,
+            first=first * per_block,
             bankrolls=bank,
             ruined_in=ruin,
             played=stats[:, 0].astype(np.int64),
@@ -467,8 +493,11 @@ def simulate_sessions(
     if paytable is not None:
         paytable.check(table.ruleset)
     began = time.perf_counter()
-    play = _player(table, config, paytable, seed)
     blocks = -(-config.sessions // block_sessions(config.rounds))
+    width = workers if pool is None else pool.width
+    group = _blocks_a_call(config, blocks, width)
+    calls = -(-blocks // group)
+    play = _player(table, config, paytable, seed, blocks=blocks, group=group)
     summary = _Summary(config)
     done = 0
 
@@ -477,11 +506,12 @@ def simulate_sessions(
         summary.add(rows)
         done += rows.sessions
 
-    threads = min(workers, blocks) if pool is None else pool.width
+    threads = min(workers, calls) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(done))
-    folded, interrupted = run_blocks(
-        blocks, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
+    called, interrupted = run_blocks(
+        calls, play, fold, threads=threads, progress=report, name="hazard-sessions", pool=pool
     )
+    folded = min(called * group, blocks)
     summary.flush()  # a study cut short is the sessions of the blocks folded, from the first
     return SessionTally(
         table=table,

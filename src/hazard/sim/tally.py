@@ -272,11 +272,18 @@ def joint_quantiles(
         wanted.append(rows if n else [])
     ranks = [{rank for below, above, _ in rows for rank in (below, above)} for rows in wanted]
     found = joint_order_statistics(tallies, ranks, replay)
-    # NumPy's own interpolation between the two neighbours, so that each result is its result
     return [
-        [float(np.quantile(np.array([values[a], values[b]]), t)) for a, b, t in rows]
+        [_between(values[a], values[b], t) for a, b, t in rows]
         for rows, values in zip(wanted, found, strict=True)
     ]
+
+
+def _between(low: float, high: float, t: float) -> float:
+    """What :func:`numpy.quantile` gives at ``t`` of the two values ``low <= high`` (its linear method's
+    ``_lerp``, step for step, so that each result is its result): written out, because ``np.quantile``
+    imports ``numpy.ma``, some 40 ms of a study's start."""
+    diff = high - low
+    return high - diff * (1 - t) if t >= 0.5 else low + diff * t
 
 
 def joint_order_statistics(
