@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fastapi import Request, Response
+from fastapi import Request
 from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
@@ -63,18 +63,20 @@ class DirectActions:
         except ValidationError:  # the route refuses it, in its own words
             await self.app(scope, _replay(body, receive), send)
             return
-        await (await _answer(Request(scope, receive), game, action))(scope, receive, send)
-
-
-async def _answer(request: Request, game: int, action: NewAction) -> Response:
-    services = services_of(request)
-    try:
-        done = await act_as(game, action, await acting(services.hub, request, game), services)
-    except Throttled as error:
-        return throttled_answer(error)
-    except (HazardError, RefusedAction) as error:
-        return refusal_answer(error)
-    return Response(ANSWER.dump_json(done), media_type="application/json")
+        request = Request(scope, receive)
+        services = services_of(request)
+        try:
+            done = await act_as(game, action, await acting(services.hub, request, game), services)
+        except Throttled as error:
+            await throttled_answer(error)(scope, receive, send)
+        except (HazardError, RefusedAction) as error:
+            await refusal_answer(error)(scope, receive, send)
+        else:
+            # As a Response would send it, less the making of one: these are its headers.
+            answer = ANSWER.dump_json(done)
+            headers = [(b"content-length", str(len(answer)).encode()), (b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": answer})
 
 
 def _game(scope: Scope) -> int | None:

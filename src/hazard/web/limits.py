@@ -147,7 +147,10 @@ class LimitsMiddleware:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        declared = None
+        for name, value in scope.get("headers") or ():
+            if name == b"content-length":  # the last one, as a dict of them would keep
+                declared = value
         if declared is not None:
             try:
                 size = int(declared)
