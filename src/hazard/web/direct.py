@@ -1,7 +1,7 @@
 """The action route answered directly: ``POST /api/tables/{id}/actions``, the request a table's players send
 most, without FastAPI's generic request path (its exception and exit-stack layers, routing over every
-router, dependency solving, body parsing, response validation), which cost about a third of the server's
-CPU per durable action (docs/benchmarks.md, "Server CPU per durable action").
+router, dependency solving, body parsing, response validation), where about a quarter of the server's
+samples under load went (docs/benchmarks.md, "Server CPU per durable action").
 
 It is an ASGI layer inside the server's limits, origin check and headers (:func:`hazard.web.app.create_app`),
 so those apply to it as to every request. It answers only a request that the route would read the ordinary
