@@ -19,8 +19,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
-from hazard.core.errors import HazardError, IllegalError
-from hazard.table import ActorError, GameStore, RecordUnavailable, StaleError, game_number_refusal
+from hazard.core.errors import HazardError
+from hazard.table import GameStore, game_number_refusal
 from hazard.web import (
     comparison,
     designer,
@@ -34,13 +34,14 @@ from hazard.web import (
 )
 from hazard.web.bodies import REFUSALS
 from hazard.web.deps import Services
+from hazard.web.direct import DirectActions
 from hazard.web.headers import HeadersMiddleware
-from hazard.web.hub import IDLE, Hub, NoSuchTable
-from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled
+from hazard.web.hub import IDLE, Hub
+from hazard.web.limits import Limits, LimitsMiddleware, Quotas, Throttled, throttled_answer
 from hazard.web.origin import SameOriginMiddleware
 from hazard.web.pages import Pages
 from hazard.web.records import Exports
-from hazard.web.refusals import RefusedAction, refusal_body
+from hazard.web.refusals import RefusedAction, http_answer, refusal, refusal_answer
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -59,22 +60,6 @@ class WebConfig:
     base_url: str | None = None
     """The address players reach this server at (``https://hazard.example``), for the invite link and its
     QR code; None: the address each request reached it at."""
-
-
-def _refusal(status: int, message: str, *, said: str | None = None, next_step: str = "") -> JSONResponse:
-    return JSONResponse(refusal_body(message, said=said, next_step=next_step), status_code=status)
-
-
-def _status(error: HazardError) -> int:
-    if isinstance(error, NoSuchTable):
-        return 404
-    if isinstance(error, RecordUnavailable):
-        return 503
-    if isinstance(error, ActorError):
-        return 403
-    if isinstance(error, IllegalError | StaleError):
-        return 409
-    return 422
 
 
 _ROUTERS = (
@@ -137,46 +122,45 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.base_url = config.base_url
     app.state.services = Services(hub, Pages(hub), Exports(store), Quotas(config.limits), signer)
+    # The innermost: the action route's ordinary requests answered past FastAPI's generic path, inside the
+    # limits, the origin check and the headers (hazard.web.direct).
+    app.add_middleware(DirectActions)
     app.add_middleware(LimitsMiddleware, limits=config.limits)
     app.add_middleware(SameOriginMiddleware)
     app.add_middleware(HeadersMiddleware)  # the outermost: refusals of the limits carry the headers too
 
     @app.exception_handler(HazardError)
     async def _hazard(_: Request, error: HazardError) -> JSONResponse:
-        return _refusal(_status(error), str(error), said=error.said)
+        return refusal_answer(error)
 
     @app.exception_handler(RefusedAction)
     async def _refused(_: Request, refused: RefusedAction) -> JSONResponse:
-        error = refused.error
-        return _refusal(_status(error), str(error), said=error.said, next_step=refused.next_step)
+        return refusal_answer(refused)
 
     @app.exception_handler(Throttled)
     async def _throttled(_: Request, error: Throttled) -> JSONResponse:
-        answer = _refusal(429, str(error), said=error.said)
-        answer.headers["retry-after"] = str(error.retry_after)
-        return answer
+        return throttled_answer(error)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
         problems = []
         for problem in error.errors()[:3]:
             if tuple(problem.get("loc", ())) == ("path", "game"):  # one refusal of a game number everywhere
-                return _refusal(422, str(game_number_refusal(problem.get("input"))))
+                return refusal(422, str(game_number_refusal(problem.get("input"))))
             where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body") or "body"
             problems.append(f"{where}: {problem.get('msg', 'invalid')}")
-        return _refusal(422, "invalid request: " + "; ".join(problems))
+        return refusal(422, "invalid request: " + "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        answer = _refusal(error.status_code, str(error.detail))
-        answer.headers.update(error.headers or {})
+        answer = http_answer(error)
         if error.status_code == 405:  # Allow: every method the path takes (Starlette names one route's)
             answer.headers["allow"] = ", ".join(_methods(app, request))
         return answer
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception) -> JSONResponse:  # pragma: no cover - a bug
-        return _refusal(500, f"internal error ({type(error).__name__}); the record is unchanged")
+        return refusal(500, f"internal error ({type(error).__name__}); the record is unchanged")
 
     for router in _ROUTERS:
         app.include_router(router)

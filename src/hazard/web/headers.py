@@ -41,7 +41,7 @@ class HeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = (DOCS_POLICY if scope.get("path") in DOCS_PATHS else POLICY).encode()
+        policy = _DOCS_POLICY if scope.get("path") in DOCS_PATHS else _POLICY
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -56,4 +56,6 @@ class HeadersMiddleware:
         await self.app(scope, receive, with_headers)
 
 
+_POLICY = POLICY.encode()
+_DOCS_POLICY = DOCS_POLICY.encode()
 _NAMES = frozenset({name for name, _ in _COMMON} | {b"content-security-policy"})

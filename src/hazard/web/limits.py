@@ -20,12 +20,13 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from hazard.core.errors import IllegalError
-from hazard.web.refusals import refusal_body
+from hazard.web.refusals import refusal, refusal_body
 
-__all__ = ["Limits", "LimitsMiddleware", "Quotas", "Throttled"]
+__all__ = ["Limits", "LimitsMiddleware", "Quotas", "Throttled", "throttled_answer"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -86,6 +87,13 @@ class Throttled(IllegalError):
         self.retry_after = max(1, math.ceil(retry_after))
 
 
+def throttled_answer(error: Throttled) -> JSONResponse:
+    """The answer to a :class:`Throttled` request: 429, with the seconds to wait in ``Retry-After``."""
+    answer = refusal(429, str(error), said=error.said)
+    answer.headers["retry-after"] = str(error.retry_after)
+    return answer
+
+
 class Quotas:
     """The buckets of what costs the server: tables and seats by address, actions by seat."""
 
@@ -139,7 +147,10 @@ class LimitsMiddleware:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        declared = None
+        for name, value in scope.get("headers") or ():
+            if name == b"content-length":  # the last one, as a dict of them would keep
+                declared = value
         if declared is not None:
             try:
                 size = int(declared)

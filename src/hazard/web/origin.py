@@ -41,11 +41,9 @@ _COOKIE_PREFIX = "hazard_"
 
 def cross_site(scope: Scope) -> tuple[int, str] | None:
     """Why the request ``scope`` is refused as a possible forgery (its status and message), or None."""
-    if scope["type"] != "http" or scope["method"] in _SAFE:
+    if scope["type"] != "http" or scope["method"] in _SAFE or _bearer(scope):
         return None
     headers = _headers(scope)
-    if headers.get("authorization", "")[:7].lower() == "bearer ":
-        return None
     cookied = any(part.strip().startswith(_COOKIE_PREFIX) for part in headers.get("cookie", "").split(";"))
     where = _elsewhere(headers, _own_origin(scope, headers), cookied=cookied)
     if where is not None:
@@ -57,6 +55,15 @@ def cross_site(scope: Scope) -> tuple[int, str] | None:
             "JSON (Content-Type: application/json)"
         )
     return None
+
+
+def _bearer(scope: Scope) -> bool:
+    """Whether the request carries ``Authorization: Bearer`` (its first such header, as :func:`_headers`
+    keeps it), found without reading the rest: most requests that change anything are an API client's."""
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"authorization":
+            return bool(value[:7].lower() == b"bearer ")
+    return False
 
 
 _OWN_PAGES = "must come from the table's own pages (or carry a token in Authorization: Bearer)"

@@ -36,11 +36,13 @@ from hazard.web.bets import worth
 from hazard.web.bodies import REFUSALS, ClaimCode, NewAction, NewBot, NewSeat, NewSeed, NewTable
 from hazard.web.deps import (
     ActingDep,
+    Caller,
     GameNumber,
     HostDep,
     HubDep,
     SeatDep,
     SeaterDep,
+    Services,
     ServicesDep,
     ViewerDep,
     address,
@@ -51,7 +53,7 @@ from hazard.web.records import PAGE
 from hazard.web.refusals import RefusedAction
 from hazard.web.rules import table_rules
 
-__all__ = ["router"]
+__all__ = ["act_as", "router"]
 
 router = APIRouter(prefix="/api")
 
@@ -167,6 +169,14 @@ async def bot(
 
 @router.post("/tables/{game}/actions", summary="Act", responses=REFUSALS)
 async def act(game: GameNumber, body: NewAction, by: ActingDep, services: ServicesDep) -> dict[str, Any]:
+    # The players' requests of this route are most often answered by hazard.web.direct, with the same code.
+    return await act_as(game, body, by, services)
+
+
+async def act_as(game: int, body: NewAction, by: Caller, services: Services) -> dict[str, Any]:
+    """Make the action ``body`` at table ``game`` for the caller ``by``: the answer of ``POST
+    /api/tables/{game}/actions``, however the request reached it (this route, or
+    :mod:`hazard.web.direct`); a refusal is raised (:class:`~hazard.web.refusals.RefusedAction`)."""
     if by.key is not None and by.token is not None:
         # One seat's actions are counted by the digest of the token that holds it (a token belongs to one
         # seating: a new player sitting in the same name starts with a bucket of his own).

@@ -153,6 +153,8 @@ def action_text(action: object, money: MoneyStyle = MoneyStyle.EXACT) -> str:
     """
 
     def amount(value: Fraction) -> str:
+        if money is MoneyStyle.EXACT:  # exact by its form: read back, it is the same sum
+            return format_money(value, money)
         text = format_money(value, money)
         try:
             exact = parse_money(text, allow_zero=True) == value

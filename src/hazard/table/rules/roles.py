@@ -101,27 +101,31 @@ def check_actor(table: Table, action: TableAction, by: Actor, money: MoneyStyle 
     if by.is_referee:
         return
     assert by.name is not None
-    what = f"illegal {action_text(action, command_style(money))} by {by}"
+
+    def refused(why: str) -> ActorError:
+        # The action's text is written only for a refusal: most actions pass.
+        return ActorError(
+            f"illegal {action_text(action, command_style(money))} by {by} at the {table}: {why}"
+        )
+
     if isinstance(action, Sit):
         if " ".join(action.name.split()) != by.name:
-            raise ActorError(
-                f"{what} at the {table}: a player sits only himself down; the referee seats others"
-            )
+            raise refused("a player sits only himself down; the referee seats others")
         return
     if not table.seated(by.name):
         seated = ", ".join(p.name for p in table.players) or "nobody"
-        raise ActorError(f"{what} at the {table}: {by} is not at the table (seated: {seated})")
+        raise refused(f"{by} is not at the table (seated: {seated})")
     owner = acting_for(table, action)
     if isinstance(action, Stake) and action.consent and needs_consent(table):
         if by.name != table.caster:
-            raise ActorError(
-                f"{what} at the {table}: a bet laid once the chance is set is the caster's to accept; "
+            raise refused(
+                "a bet laid once the chance is set is the caster's to accept; "
                 f"{table.caster}, the caster, enters it with consent"
             )
         return
     if owner is None or owner == by.name:
         return
-    raise ActorError(f"{what} at the {table}: {form_of(action).rule.format(owner=owner)}")
+    raise refused(form_of(action).rule.format(owner=owner))
 
 
 def needs_consent(table: Table) -> bool:
