@@ -29,6 +29,7 @@ KERNELS = Extension(
         "src/hazard/sim/native.c",
         "src/hazard/sim/tally.c",
         "src/hazard/sim/session.c",
+        "src/hazard/sim/simd.c",
         "src/hazard/sim/_module.c",
     ],
     depends=["src/hazard/sim/kernels.h"],  # what the kernels share; setuptools puts it in the sdist

@@ -150,6 +150,34 @@ static int64_t play_one(hazard_lane *bits, int64_t target, const uint64_t *restr
     return (int64_t)end;
 }
 
+/* The next n accepted words of a lane, each split as play_pair splits it: its low six base-36 digits
+ * (w % 36^6) to low[i * stride] and its high five (w / 36^6) to high[i * stride]; the SIMD paths
+ * (simd.c) take the digits of several lanes' words at once from these. */
+void hazard_lane_split_words(hazard_lane *lane, uint32_t *restrict low, uint32_t *restrict high, int64_t n,
+                             int64_t stride) {
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t w = word(lane);
+        low[i * stride] = (uint32_t)(w % 2176782336ULL);
+        high[i * stride] = (uint32_t)(w / 2176782336ULL);
+    }
+}
+
+/* A lane played alone from where `carry` (as play_one's) and `hand` (as hazard_tally_with's) leave it
+ * until it has logged `quota` more rounds, `chunk` rounds at a time into `log` (chunk + 1 entries), each
+ * chunk tallied: how the SIMD paths finish a lane once it is too near its quota to play in step. */
+void hazard_play_lane_rest(hazard_lane *bits, int64_t quota, int64_t chunk, const uint64_t *restrict entries,
+                           uint64_t *restrict carry, int64_t *restrict hand, const int64_t *restrict rule,
+                           int64_t codes, int passes, int64_t *restrict counts, int64_t *restrict hands,
+                           uint64_t *restrict log) {
+    int64_t done = 0;
+    while (done < quota) {
+        int64_t target = quota - done < chunk ? quota - done : chunk;
+        int64_t logged = play_one(bits, target, entries, carry, log, 0);
+        hazard_tally_with(log, logged, rule, codes, passes, counts, hands, hand);
+        done += logged;
+    }
+}
+
 /* The table as the lanes' fast loop (play_pair) reads it. Entry j of the engine's table becomes two equal
  * entries, 2j and 2j + 1, each in two parts read from the same index, so that the two loads overlap:
  * - `add`: what the throw adds to the log, `code << 32 | counted`: the log value is the throws of the
