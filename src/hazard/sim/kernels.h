@@ -17,8 +17,8 @@
 #define EXPORT
 /* native.c, for simd.c: a lane's next words split into their low six and high five base-36 digits, a
  * lane played alone to its quota, and a block played as the portable path plays it. */
-void hazard_lane_split_words(hazard_lane *lane, uint32_t *restrict low, uint32_t *restrict high, int64_t n,
-                             int64_t stride);
+void hazard_lanes_split_words(hazard_lane *bits, int lanes, uint32_t *restrict low, uint32_t *restrict high,
+                              int64_t n);
 void hazard_play_lane_rest(hazard_lane *bits, int64_t quota, int64_t chunk, const uint64_t *restrict entries,
                            uint64_t *restrict carry, int64_t *restrict hand, const int64_t *restrict rule,
                            int64_t codes, int passes, int64_t *restrict counts, int64_t *restrict hands,
@@ -49,8 +49,8 @@ void hazard_tally_with(const uint64_t *restrict log, int64_t n, const int64_t *r
 
 /* native.c, for simd.c: a lane's next words split into their low six and high five base-36 digits, a
  * lane played alone to its quota, and a block played as the portable path plays it. */
-void hazard_lane_split_words(hazard_lane *lane, uint32_t *restrict low, uint32_t *restrict high, int64_t n,
-                             int64_t stride);
+void hazard_lanes_split_words(hazard_lane *bits, int lanes, uint32_t *restrict low, uint32_t *restrict high,
+                              int64_t n);
 void hazard_play_lane_rest(hazard_lane *bits, int64_t quota, int64_t chunk, const uint64_t *restrict entries,
                            uint64_t *restrict carry, int64_t *restrict hand, const int64_t *restrict rule,
                            int64_t codes, int passes, int64_t *restrict counts, int64_t *restrict hands,

@@ -63,7 +63,10 @@ static int64_t cpu_paths(void) {
         return paths;
     }
     uint64_t state = os_state();
-    if ((state & 6) != 6 || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) { /* the OS saves XMM and YMM */
+    if ((state & 6) != 6) { /* the OS saves the XMM and YMM registers */
+        return paths;
+    }
+    if (!((c >> 23) & 1) || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) { /* POPCNT, which both paths use */
         return paths;
     }
     if ((b >> 5) & 1) { /* AVX2 */
@@ -186,10 +189,11 @@ static void long_hands(int mask, const uint32_t *kept, int64_t *hands, int width
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
 #define AVX2_LANES 16
+#define AVX2_TARGET "avx2,popcnt"
 
 /* x / 36 for eight 32-bit x, exactly: x * ceil(2^35 / 36) >> 35 (the error, 4x / 2^35, stays below 1/36
  * for every 32-bit x), the even and odd lanes multiplied apart. */
-__attribute__((target("avx2"))) static inline __m256i div36_avx2(__m256i x) {
+__attribute__((target(AVX2_TARGET))) static inline __m256i div36_avx2(__m256i x) {
     const __m256i magic = _mm256_set1_epi32(954437177);
     __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(x, magic), 35);
     __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), magic);
@@ -198,7 +202,7 @@ __attribute__((target("avx2"))) static inline __m256i div36_avx2(__m256i x) {
 }
 
 /* A vector's digits, from the bottom: `count` - 1 of them by division, the last what is left. */
-__attribute__((target("avx2"))) static inline void digits_avx2(__m256i x, int count, uint32_t *out,
+__attribute__((target(AVX2_TARGET))) static inline void digits_avx2(__m256i x, int count, uint32_t *out,
                                                                 int stride) {
     for (int k = 0; k < count - 1; k++) {
         __m256i q = div36_avx2(x);
@@ -211,7 +215,6 @@ __attribute__((target("avx2"))) static inline void digits_avx2(__m256i x, int co
 
 typedef struct {
     uint32_t lut[256][8]; /* the lanes of each mask of eight, in order: a vector packed by a permutation */
-    uint8_t count[256];
 } packer;
 
 static void packer_of(packer *p) {
@@ -225,14 +228,13 @@ static void packer_of(packer *p) {
                 p->lut[m][n++] = (uint32_t)lane;
             }
         }
-        p->count[m] = (uint8_t)n;
     }
 }
 
 /* One batch of every lane: the digits taken out, then every lane stepped through them, the keys left in
  * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` is constant at each
  * call, so that a ruleset whose dice never pass is compiled without the hands' work. */
-__attribute__((target("avx2"))) static inline void batch_avx2(vector_lanes *v, const packer *p, int with_hands,
+__attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes *v, const packer *p, int with_hands,
                                                                int64_t *nk, int64_t *nh) {
     const int n = AVX2_LANES;
     for (int w = 0; w < BATCH_WORDS; w++) {
@@ -259,6 +261,7 @@ __attribute__((target("avx2"))) static inline void batch_avx2(vector_lanes *v, c
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
     int64_t k = 0, h = 0;
     for (int s = 0; s < BATCH_STEPS; s++) {
+#pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
         for (int g = 0; g < 2; g++) {
             __m256i d = _mm256_loadu_si256((const __m256i *)(v->digits + s * n + 8 * g));
             __m256i e = _mm256_i32gather_epi32(table, _mm256_add_epi32(o[g], d), 4);
@@ -271,7 +274,7 @@ __attribute__((target("avx2"))) static inline void batch_avx2(vector_lanes *v, c
             __m256i key = _mm256_add_epi32(row, _mm256_min_epu32(t[g], last));
             __m256i order = _mm256_loadu_si256((const __m256i *)p->lut[m]);
             _mm256_storeu_si256((__m256i *)(keys + k), _mm256_permutevar8x32_epi32(key, order));
-            k += p->count[m];
+            k += _mm_popcnt_u32((unsigned)m);
             int longer = m & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t[g], below)));
             if (longer) { /* rare: a round of 63 throws or more */
                 uint32_t tl[8], rl[8];
@@ -294,7 +297,7 @@ __attribute__((target("avx2"))) static inline void batch_avx2(vector_lanes *v, c
                 __m256i hand = _mm256_min_epu32(kept[g], last);
                 order = _mm256_loadu_si256((const __m256i *)p->lut[pm]);
                 _mm256_storeu_si256((__m256i *)(hand_keys + h), _mm256_permutevar8x32_epi32(hand, order));
-                h += p->count[pm];
+                h += _mm_popcnt_u32((unsigned)pm);
                 int long_hand = pm & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(kept[g], below)));
                 if (long_hand) { /* rare: a hand of 63 rounds or more */
                     uint32_t kl[8];
@@ -317,12 +320,12 @@ __attribute__((target("avx2"))) static inline void batch_avx2(vector_lanes *v, c
     *nh = h;
 }
 
-__attribute__((target("avx2"))) static void batch_avx2_hands(vector_lanes *v, const packer *p, int64_t *nk,
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_hands(vector_lanes *v, const packer *p, int64_t *nk,
                                                               int64_t *nh) {
     batch_avx2(v, p, 1, nk, nh);
 }
 
-__attribute__((target("avx2"))) static void batch_avx2_counts(vector_lanes *v, const packer *p, int64_t *nk,
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes *v, const packer *p, int64_t *nk,
                                                                int64_t *nh) {
     batch_avx2(v, p, 0, nk, nh);
 }
@@ -330,7 +333,7 @@ __attribute__((target("avx2"))) static void batch_avx2_counts(vector_lanes *v, c
 /* --- AVX-512: thirty-two lanes, two vectors of sixteen ------------------------------------------------ */
 
 #define AVX512_LANES 32
-#define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl"
+#define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl,popcnt"
 
 __attribute__((target(AVX512_TARGET))) static inline __m512i div36_avx512(__m512i x) {
     const __m512i magic = _mm512_set1_epi32(954437177);
@@ -355,6 +358,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
                                                                       int with_hands, int64_t *nk,
                                                                       int64_t *nh) {
     const int n = AVX512_LANES;
+    (void)p; /* AVX-512 packs a vector itself (vpcompressd) */
     for (int w = 0; w < BATCH_WORDS; w++) {
         for (int g = 0; g < n; g += 16) {
             uint32_t *out = v->digits + (w * DIGITS_PER_WORD) * n + g;
@@ -379,6 +383,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
     int64_t k = 0, h = 0;
     for (int s = 0; s < BATCH_STEPS; s++) {
+#pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
         for (int g = 0; g < 2; g++) {
             __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
@@ -389,7 +394,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             __m512i row = _mm512_mullo_epi32(code, width);
             __m512i key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
             _mm512_storeu_si512((void *)(keys + k), _mm512_maskz_compress_epi32(end, key));
-            k += p->count[end & 0xFF] + p->count[end >> 8];
+            k += _mm_popcnt_u32(end);
             __mmask16 longer = _mm512_mask_cmpge_epu32_mask(end, t[g], last);
             if (longer) { /* rare: a round of 63 throws or more */
                 uint32_t tl[16], rl[16];
@@ -409,7 +414,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
                 __mmask16 passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
                 __m512i hand = _mm512_min_epu32(kept[g], last);
                 _mm512_storeu_si512((void *)(hand_keys + h), _mm512_maskz_compress_epi32(passed, hand));
-                h += p->count[passed & 0xFF] + p->count[passed >> 8];
+                h += _mm_popcnt_u32(passed);
                 __mmask16 long_hand = _mm512_mask_cmpge_epu32_mask(passed, kept[g], last);
                 if (long_hand) { /* rare: a hand of 63 rounds or more */
                     uint32_t kl[16];
@@ -477,9 +482,7 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
                                          : (v.hands_on ? batch_avx2_hands : batch_avx2_counts);
     const int64_t copy = codes * COUNT_WIDTH;
     while (min_remaining(quotas, done, lanes) > BATCH_STEPS) {
-        for (int lane = 0; lane < lanes; lane++) {
-            hazard_lane_split_words(&bits[lane], v.low + lane, v.high + lane, BATCH_WORDS, lanes);
-        }
+        hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         int64_t nk, nh;
         batch(&v, p, &nk, &nh);
         count_keys(v.keys, nk, counts, copy);
