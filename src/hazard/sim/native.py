@@ -323,7 +323,9 @@ class NativeKernels:
         path gives the same counts, added up over their four copies."""
         path = self.kernel_path if path is None else path
         if path not in self.kernel_paths:
-            raise ValueError(f"play_blocks: no path {path!r} here (this CPU has {', '.join(self.kernel_paths)})")
+            raise ValueError(
+                f"play_blocks: no path {path!r} here (this CPU has {', '.join(self.kernel_paths)})"
+            )
         if len(lanes) != len(quotas) or len(lanes) % 2:
             raise ValueError("play_blocks: two lanes a block, and a quota for each")
         if min(quotas, default=0) < 0 or chunk < 1 or not 0 <= start < _items(entries):
