@@ -42,7 +42,7 @@
 #define CODE_SHIFT 17
 #define DIGITS_PER_WORD 11
 
-#define BATCH_WORDS 8
+#define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 32 /* AVX-512: two vectors of sixteen lanes, so that two chains of gathers overlap */
 #define MAX_CODES 4096
