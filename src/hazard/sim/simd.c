@@ -369,7 +369,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     const __m512i mask16 = _mm512_set1_epi32(0xFFFF), one = _mm512_set1_epi32(1);
     const __m512i last = _mm512_set1_epi32(THROW_BUCKETS - 1), width = _mm512_set1_epi32(COUNT_WIDTH);
     const __m512i win_bit = _mm512_set1_epi32(1 << 17), main_bit = _mm512_set1_epi32(1 << 19);
-    const __m512i loss_bit = _mm512_set1_epi32(1 << 18);
+    const __m512i loss_bit = _mm512_set1_epi32(1 << 18), throw_bit = _mm512_set1_epi32(1 << THROW_BIT);
     const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
     __m512i o[2], t[2], streak[2], kept[2], rounds[2];
     for (int g = 0; g < 2; g++) {
@@ -388,7 +388,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
             o[g] = _mm512_and_si512(e, mask16);
-            t[g] = _mm512_add_epi32(t[g], _mm512_and_si512(_mm512_srli_epi32(e, THROW_BIT), one));
+            t[g] = _mm512_mask_add_epi32(t[g], _mm512_test_epi32_mask(e, throw_bit), t[g], one);
             __m512i code = _mm512_srli_epi32(e, 20);
             __mmask16 end = _mm512_cmpgt_epi32_mask(code, zero);
             __m512i row = _mm512_mullo_epi32(code, width);
