@@ -41,6 +41,11 @@
 #define THROW_BIT 16
 #define CODE_SHIFT 17
 #define DIGITS_PER_WORD 11
+#define PCG_HIGH 2549297995355413924ULL /* native.c's generator: PCG64's multiplier, high and low halves */
+#define PCG_LOW 4865540595714422341ULL
+#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11: a word at or over it is drawn again */
+#define M11 131621703842267136ULL         /* 36**11 */
+#define M6 2176782336ULL                  /* 36**6 */
 
 #define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
@@ -354,6 +359,91 @@ __attribute__((target(AVX512_TARGET))) static inline void digits_avx512(__m512i 
     _mm512_storeu_si512((void *)(out + (count - 1) * stride), x);
 }
 
+/* The high 64 bits of a * b for eight 64-bit a and a constant b, from four 32-bit products (no sum
+ * overflows: the middle one is at most 2^64 - 1). */
+__attribute__((target(AVX512_TARGET))) static inline __m512i mulhi_avx512(__m512i a, uint64_t b) {
+    const __m512i b0 = _mm512_set1_epi64((long long)(b & 0xFFFFFFFFULL));
+    const __m512i b1 = _mm512_set1_epi64((long long)(b >> 32)), low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
+    __m512i a1 = _mm512_srli_epi64(a, 32);
+    __m512i t0 = _mm512_mul_epu32(a, b0), t1 = _mm512_mul_epu32(a1, b0);
+    __m512i t2 = _mm512_mul_epu32(a, b1), t3 = _mm512_mul_epu32(a1, b1);
+    __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(t0, 32), _mm512_and_si512(t1, low32)), t2);
+    return _mm512_add_epi64(_mm512_add_epi64(t3, _mm512_srli_epi64(t1, 32)), _mm512_srli_epi64(mid, 32));
+}
+
+/* x mod m and x / m for eight 64-bit x whose quotient is small (below 2^32): the quotient estimated in
+ * double precision, off by at most one, then corrected in integers, so exact. */
+__attribute__((target(AVX512_TARGET))) static inline __m512i divmod_avx512(__m512i x, uint64_t m, __m512i *quotient) {
+    const __m512i mv = _mm512_set1_epi64((long long)m), zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512d estimate = _mm512_mul_pd(_mm512_cvtepu64_pd(x), _mm512_set1_pd(1.0 / (double)m));
+    __m512i q = _mm512_cvttpd_epu64(estimate);
+    __m512i r = _mm512_sub_epi64(x, _mm512_mullo_epi64(q, mv));
+    __mmask8 under = _mm512_cmplt_epi64_mask(r, zero);
+    r = _mm512_mask_add_epi64(r, under, r, mv);
+    q = _mm512_mask_sub_epi64(q, under, q, one);
+    __mmask8 over = _mm512_cmpge_epi64_mask(r, mv);
+    r = _mm512_mask_sub_epi64(r, over, r, mv);
+    *quotient = _mm512_mask_add_epi64(q, over, q, one);
+    return r;
+}
+
+/* hazard_lanes_split_words's work (the same words, split the same) for lanes a multiple of eight, eight
+ * lanes' PCG64 stepped at once: the 128-bit multiply from 64-bit halves, the output's rotation, then the
+ * word mod 36^11 and its split at 36^6. A word at or over the limit (about one in a thousand) is drawn
+ * again by native.c's generator, for that lane alone. */
+__attribute__((target(AVX512_TARGET))) static void words_avx512(hazard_lane *bits, int lanes, uint32_t *low,
+                                                               uint32_t *high, int n) {
+    uint64_t sh[MAX_LANES], sl[MAX_LANES], ih[MAX_LANES], il[MAX_LANES];
+    for (int lane = 0; lane < lanes; lane++) {
+        sh[lane] = bits[lane].state_high;
+        sl[lane] = bits[lane].state_low;
+        ih[lane] = bits[lane].inc_high;
+        il[lane] = bits[lane].inc_low;
+    }
+    const __m512i ml = _mm512_set1_epi64((long long)PCG_LOW), mh = _mm512_set1_epi64((long long)PCG_HIGH);
+    const __m512i limit = _mm512_set1_epi64((long long)WORD_LIMIT), one = _mm512_set1_epi64(1);
+    for (int i = 0; i < n; i++) {
+        for (int g = 0; g < lanes; g += 8) {
+            __m512i lo = _mm512_loadu_si512((const void *)(sl + g)), hi = _mm512_loadu_si512((const void *)(sh + g));
+            __m512i product = _mm512_mullo_epi64(lo, ml);
+            __m512i new_lo = _mm512_add_epi64(product, _mm512_loadu_si512((const void *)(il + g)));
+            __m512i new_hi = _mm512_add_epi64(mulhi_avx512(lo, PCG_LOW), _mm512_mullo_epi64(hi, ml));
+            new_hi = _mm512_add_epi64(new_hi, _mm512_mullo_epi64(lo, mh));
+            new_hi = _mm512_add_epi64(new_hi, _mm512_loadu_si512((const void *)(ih + g)));
+            new_hi = _mm512_mask_add_epi64(new_hi, _mm512_cmplt_epu64_mask(new_lo, product), new_hi, one);
+            _mm512_storeu_si512((void *)(sl + g), new_lo);
+            _mm512_storeu_si512((void *)(sh + g), new_hi);
+            __m512i w = _mm512_rorv_epi64(_mm512_xor_si512(new_hi, new_lo), _mm512_srli_epi64(new_hi, 58));
+            __mmask8 rejected = _mm512_cmpge_epu64_mask(w, limit);
+            if (rejected) { /* rare: that lane's next words, one at a time, until one is accepted */
+                uint64_t words[8];
+                _mm512_storeu_si512((void *)words, w);
+                for (int k = 0; k < 8; k++) {
+                    if ((rejected >> k) & 1) {
+                        hazard_lane one_lane = {sh[g + k], sl[g + k], ih[g + k], il[g + k]};
+                        while (words[k] >= WORD_LIMIT) {
+                            hazard_lane_words(&one_lane, &words[k], 1);
+                        }
+                        sh[g + k] = one_lane.state_high;
+                        sl[g + k] = one_lane.state_low;
+                    }
+                }
+                w = _mm512_loadu_si512((const void *)words);
+            }
+            __m512i ignored, h;
+            __m512i r = divmod_avx512(w, M11, &ignored);
+            __m512i l = divmod_avx512(r, M6, &h);
+            _mm256_storeu_si256((__m256i *)(low + i * lanes + g), _mm512_cvtepi64_epi32(l));
+            _mm256_storeu_si256((__m256i *)(high + i * lanes + g), _mm512_cvtepi64_epi32(h));
+        }
+    }
+    for (int lane = 0; lane < lanes; lane++) {
+        bits[lane].state_high = sh[lane];
+        bits[lane].state_low = sl[lane];
+    }
+}
+
 __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_lanes *v, const packer *p,
                                                                       int with_hands, int64_t *nk,
                                                                       int64_t *nh) {
@@ -482,7 +572,11 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
                                          : (v.hands_on ? batch_avx2_hands : batch_avx2_counts);
     const int64_t copy = codes * COUNT_WIDTH;
     while (min_remaining(quotas, done, lanes) > BATCH_STEPS) {
-        hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+        if (path == PATH_AVX512) {
+            words_avx512(bits, lanes, v.low, v.high, BATCH_WORDS);
+        } else {
+            hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+        }
         int64_t nk, nh;
         batch(&v, p, &nk, &nh);
         count_keys(v.keys, nk, counts, copy);
