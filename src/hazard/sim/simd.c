@@ -9,7 +9,8 @@
  *
  * How a vector path plays: in batches of BATCH_WORDS words a lane, while every lane is more than a batch's
  * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (scalar, in
- * native.c) and split into their low six and high five digits, (2) the digits of all lanes are taken out
+ * native.c; on AVX-512 eight lanes at a time, in simd512.c) and split into their low six and high five
+ * digits, (2) the digits of all lanes are taken out
  * eight or sixteen lanes at a time (a 32-bit multiply-high division by 36), (3) all lanes step through
  * their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
  * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
@@ -17,40 +18,7 @@
  * portable path plays it. No compiler builtin (the tests forbid them): the CPU is asked with <cpuid.h>.
  */
 
-#include <stdint.h>
-#include <stdlib.h>
-
-#include "kernels.h"
-
-#define PATH_PORTABLE 0
-#define PATH_AVX2 1
-#define PATH_AVX512 2
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(HAZARD_NO_SIMD)
-#define HAZARD_X86_SIMD 1
-#include <cpuid.h>
-#include <immintrin.h>
-#endif
-
-/* native.c's constants (hazard.sim.tables'), which the loader checks there. */
-#define THROW_BUCKETS 64
-#define HAND_BUCKETS 64
-#define COUNT_WIDTH (THROW_BUCKETS + 2)
-#define HAND_WIDTH (HAND_BUCKETS + 2)
-#define NEXT_MASK 0xFFFFULL
-#define THROW_BIT 16
-#define CODE_SHIFT 17
-#define DIGITS_PER_WORD 11
-#define PCG_HIGH 2549297995355413924ULL /* native.c's generator: PCG64's multiplier, high and low halves */
-#define PCG_LOW 4865540595714422341ULL
-#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11: a word at or over it is drawn again */
-#define M11 131621703842267136ULL         /* 36**11 */
-#define M6 2176782336ULL                  /* 36**6 */
-
-#define BATCH_WORDS 16
-#define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
-#define MAX_LANES 32 /* AVX-512: two vectors of sixteen lanes, so that two chains of gathers overlap */
-#define MAX_CODES 4096
+#include "simd.h"
 
 /* The paths this CPU and its operating system can run, as bits (1 << PATH_...). */
 #ifdef HAZARD_X86_SIMD
@@ -89,20 +57,6 @@ static int64_t cpu_paths(void) {
 EXPORT int64_t hazard_kernel_paths(void) { return cpu_paths(); }
 
 #ifdef HAZARD_X86_SIMD
-/* The lanes of a vector path and what they share. A lane's table entry, as the gathers read it, is 32
- * bits: the next offset (16), the throw counted (1), the passing rule's win, counted loss and no main
- * (3), the outcome code (12). */
-typedef struct {
-    int lanes;
-    uint32_t *table;
-    uint32_t *low, *high; /* the batch's words, [word][lane] */
-    uint32_t *digits;     /* the batch's digits, [step][lane] */
-    uint32_t *keys, *hand_keys;
-    uint32_t *offset, *throws, *streak, *kept, *rounds; /* each lane's, between batches */
-    int64_t *counts, *hands;                            /* the first copy of each */
-    uint32_t after;
-    int hands_on;
-} vector_lanes;
 
 static int64_t min_remaining(const int64_t *quotas, const int64_t *done, int lanes) {
     int64_t least = INT64_MAX;
@@ -127,16 +81,6 @@ static void count_keys(const uint32_t *restrict keys, int64_t n, int64_t *restri
     }
 }
 
-/* The rare long round (throws in the last bucket) or long hand: its exact sums, lane by lane. */
-static void long_rounds(int mask, const uint32_t *throws, const uint32_t *rows, int64_t *counts, int width) {
-    for (int lane = 0; lane < width; lane++) {
-        if ((mask >> lane) & 1) {
-            uint64_t t = throws[lane];
-            counts[rows[lane] + THROW_BUCKETS] += (int64_t)t;
-            counts[rows[lane] + THROW_BUCKETS + 1] += (int64_t)(t * t);
-        }
-    }
-}
 
 /* The work space of a group of lanes: everything a vector path reads and writes, allocated once a call. */
 static void vector_lanes_free(vector_lanes *v) {
@@ -180,16 +124,6 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
     return 1;
 }
 
-/* The long hands of a step (kept in the last bucket, the dice passed): their exact sums. */
-static void long_hands(int mask, const uint32_t *kept, int64_t *hands, int width) {
-    for (int lane = 0; lane < width; lane++) {
-        if ((mask >> lane) & 1) {
-            uint64_t k = kept[lane];
-            hands[HAND_BUCKETS] += (int64_t)k;
-            hands[HAND_BUCKETS + 1] += (int64_t)(k * k);
-        }
-    }
-}
 
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
@@ -218,9 +152,6 @@ __attribute__((target(AVX2_TARGET))) static inline void digits_avx2(__m256i x, i
     _mm256_storeu_si256((__m256i *)(out + (count - 1) * stride), x);
 }
 
-typedef struct {
-    uint32_t lut[256][8]; /* the lanes of each mask of eight, in order: a vector packed by a permutation */
-} packer;
 
 static void packer_of(packer *p) {
     for (int m = 0; m < 256; m++) {
@@ -335,211 +266,7 @@ __attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes 
     batch_avx2(v, p, 0, nk, nh);
 }
 
-/* --- AVX-512: thirty-two lanes, two vectors of sixteen ------------------------------------------------ */
-
-#define AVX512_LANES 32
-#define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl,popcnt"
-
-__attribute__((target(AVX512_TARGET))) static inline __m512i div36_avx512(__m512i x) {
-    const __m512i magic = _mm512_set1_epi32(954437177);
-    __m512i even = _mm512_srli_epi64(_mm512_mul_epu32(x, magic), 35);
-    __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), magic);
-    odd = _mm512_slli_epi64(_mm512_srli_epi64(odd, 35), 32);
-    return _mm512_or_si512(even, odd);
-}
-
-__attribute__((target(AVX512_TARGET))) static inline void digits_avx512(__m512i x, int count, uint32_t *out,
-                                                                       int stride) {
-    for (int k = 0; k < count - 1; k++) {
-        __m512i q = div36_avx512(x);
-        __m512i q36 = _mm512_add_epi32(_mm512_slli_epi32(q, 5), _mm512_slli_epi32(q, 2));
-        _mm512_storeu_si512((void *)(out + k * stride), _mm512_sub_epi32(x, q36));
-        x = q;
-    }
-    _mm512_storeu_si512((void *)(out + (count - 1) * stride), x);
-}
-
-/* The high 64 bits of a * b for eight 64-bit a and a constant b, from four 32-bit products (no sum
- * overflows: the middle one is at most 2^64 - 1). */
-__attribute__((target(AVX512_TARGET))) static inline __m512i mulhi_avx512(__m512i a, uint64_t b) {
-    const __m512i b0 = _mm512_set1_epi64((long long)(b & 0xFFFFFFFFULL));
-    const __m512i b1 = _mm512_set1_epi64((long long)(b >> 32)), low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
-    __m512i a1 = _mm512_srli_epi64(a, 32);
-    __m512i t0 = _mm512_mul_epu32(a, b0), t1 = _mm512_mul_epu32(a1, b0);
-    __m512i t2 = _mm512_mul_epu32(a, b1), t3 = _mm512_mul_epu32(a1, b1);
-    __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(t0, 32), _mm512_and_si512(t1, low32)), t2);
-    return _mm512_add_epi64(_mm512_add_epi64(t3, _mm512_srli_epi64(t1, 32)), _mm512_srli_epi64(mid, 32));
-}
-
-/* x mod m and x / m for eight 64-bit x whose quotient is small (below 2^32): the quotient estimated in
- * double precision, off by at most one, then corrected in integers, so exact. */
-__attribute__((target(AVX512_TARGET))) static inline __m512i divmod_avx512(__m512i x, uint64_t m, __m512i *quotient) {
-    const __m512i mv = _mm512_set1_epi64((long long)m), zero = _mm512_setzero_si512();
-    const __m512i one = _mm512_set1_epi64(1);
-    __m512d estimate = _mm512_mul_pd(_mm512_cvtepu64_pd(x), _mm512_set1_pd(1.0 / (double)m));
-    __m512i q = _mm512_cvttpd_epu64(estimate);
-    __m512i r = _mm512_sub_epi64(x, _mm512_mullo_epi64(q, mv));
-    __mmask8 under = _mm512_cmplt_epi64_mask(r, zero);
-    r = _mm512_mask_add_epi64(r, under, r, mv);
-    q = _mm512_mask_sub_epi64(q, under, q, one);
-    __mmask8 over = _mm512_cmpge_epi64_mask(r, mv);
-    r = _mm512_mask_sub_epi64(r, over, r, mv);
-    *quotient = _mm512_mask_add_epi64(q, over, q, one);
-    return r;
-}
-
-/* hazard_lanes_split_words's work (the same words, split the same) for lanes a multiple of eight, eight
- * lanes' PCG64 stepped at once: the 128-bit multiply from 64-bit halves, the output's rotation, then the
- * word mod 36^11 and its split at 36^6. A word at or over the limit (about one in a thousand) is drawn
- * again by native.c's generator, for that lane alone. */
-__attribute__((target(AVX512_TARGET))) static void words_avx512(hazard_lane *bits, int lanes, uint32_t *low,
-                                                               uint32_t *high, int n) {
-    uint64_t sh[MAX_LANES], sl[MAX_LANES], ih[MAX_LANES], il[MAX_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        sh[lane] = bits[lane].state_high;
-        sl[lane] = bits[lane].state_low;
-        ih[lane] = bits[lane].inc_high;
-        il[lane] = bits[lane].inc_low;
-    }
-    const __m512i ml = _mm512_set1_epi64((long long)PCG_LOW), mh = _mm512_set1_epi64((long long)PCG_HIGH);
-    const __m512i limit = _mm512_set1_epi64((long long)WORD_LIMIT), one = _mm512_set1_epi64(1);
-    for (int i = 0; i < n; i++) {
-        for (int g = 0; g < lanes; g += 8) {
-            __m512i lo = _mm512_loadu_si512((const void *)(sl + g)), hi = _mm512_loadu_si512((const void *)(sh + g));
-            __m512i product = _mm512_mullo_epi64(lo, ml);
-            __m512i new_lo = _mm512_add_epi64(product, _mm512_loadu_si512((const void *)(il + g)));
-            __m512i new_hi = _mm512_add_epi64(mulhi_avx512(lo, PCG_LOW), _mm512_mullo_epi64(hi, ml));
-            new_hi = _mm512_add_epi64(new_hi, _mm512_mullo_epi64(lo, mh));
-            new_hi = _mm512_add_epi64(new_hi, _mm512_loadu_si512((const void *)(ih + g)));
-            new_hi = _mm512_mask_add_epi64(new_hi, _mm512_cmplt_epu64_mask(new_lo, product), new_hi, one);
-            _mm512_storeu_si512((void *)(sl + g), new_lo);
-            _mm512_storeu_si512((void *)(sh + g), new_hi);
-            __m512i w = _mm512_rorv_epi64(_mm512_xor_si512(new_hi, new_lo), _mm512_srli_epi64(new_hi, 58));
-            __mmask8 rejected = _mm512_cmpge_epu64_mask(w, limit);
-            if (rejected) { /* rare: that lane's next words, one at a time, until one is accepted */
-                uint64_t words[8];
-                _mm512_storeu_si512((void *)words, w);
-                for (int k = 0; k < 8; k++) {
-                    if ((rejected >> k) & 1) {
-                        hazard_lane one_lane = {sh[g + k], sl[g + k], ih[g + k], il[g + k]};
-                        while (words[k] >= WORD_LIMIT) {
-                            hazard_lane_words(&one_lane, &words[k], 1);
-                        }
-                        sh[g + k] = one_lane.state_high;
-                        sl[g + k] = one_lane.state_low;
-                    }
-                }
-                w = _mm512_loadu_si512((const void *)words);
-            }
-            __m512i ignored, h;
-            __m512i r = divmod_avx512(w, M11, &ignored);
-            __m512i l = divmod_avx512(r, M6, &h);
-            _mm256_storeu_si256((__m256i *)(low + i * lanes + g), _mm512_cvtepi64_epi32(l));
-            _mm256_storeu_si256((__m256i *)(high + i * lanes + g), _mm512_cvtepi64_epi32(h));
-        }
-    }
-    for (int lane = 0; lane < lanes; lane++) {
-        bits[lane].state_high = sh[lane];
-        bits[lane].state_low = sl[lane];
-    }
-}
-
-__attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_lanes *v, const packer *p,
-                                                                      int with_hands, int64_t *nk,
-                                                                      int64_t *nh) {
-    const int n = AVX512_LANES;
-    (void)p; /* AVX-512 packs a vector itself (vpcompressd) */
-    for (int w = 0; w < BATCH_WORDS; w++) {
-        for (int g = 0; g < n; g += 16) {
-            uint32_t *out = v->digits + (w * DIGITS_PER_WORD) * n + g;
-            digits_avx512(_mm512_loadu_si512((const void *)(v->low + w * n + g)), 6, out, n);
-            digits_avx512(_mm512_loadu_si512((const void *)(v->high + w * n + g)), 5, out + 6 * n, n);
-        }
-    }
-    const __m512i mask16 = _mm512_set1_epi32(0xFFFF), one = _mm512_set1_epi32(1);
-    const __m512i last = _mm512_set1_epi32(THROW_BUCKETS - 1), width = _mm512_set1_epi32(COUNT_WIDTH);
-    const __m512i win_bit = _mm512_set1_epi32(1 << 17), main_bit = _mm512_set1_epi32(1 << 19);
-    const __m512i loss_bit = _mm512_set1_epi32(1 << 18), throw_bit = _mm512_set1_epi32(1 << THROW_BIT);
-    const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
-    __m512i o[2], t[2], streak[2], kept[2], rounds[2];
-    for (int g = 0; g < 2; g++) {
-        o[g] = _mm512_loadu_si512((const void *)(v->offset + 16 * g));
-        t[g] = _mm512_loadu_si512((const void *)(v->throws + 16 * g));
-        streak[g] = _mm512_loadu_si512((const void *)(v->streak + 16 * g));
-        kept[g] = _mm512_loadu_si512((const void *)(v->kept + 16 * g));
-        rounds[g] = zero;
-    }
-    const void *table = v->table;
-    uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
-    int64_t k = 0, h = 0;
-    for (int s = 0; s < BATCH_STEPS; s++) {
-#pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
-        for (int g = 0; g < 2; g++) {
-            __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
-            __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
-            o[g] = _mm512_and_si512(e, mask16);
-            t[g] = _mm512_mask_add_epi32(t[g], _mm512_test_epi32_mask(e, throw_bit), t[g], one);
-            __m512i code = _mm512_srli_epi32(e, 20);
-            __mmask16 end = _mm512_cmpgt_epi32_mask(code, zero);
-            __m512i row = _mm512_mullo_epi32(code, width);
-            __m512i key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
-            _mm512_storeu_si512((void *)(keys + k), _mm512_maskz_compress_epi32(end, key));
-            k += _mm_popcnt_u32(end);
-            __mmask16 longer = _mm512_mask_cmpge_epu32_mask(end, t[g], last);
-            if (longer) { /* rare: a round of 63 throws or more */
-                uint32_t tl[16], rl[16];
-                _mm512_storeu_si512((void *)tl, t[g]);
-                _mm512_storeu_si512((void *)rl, row);
-                long_rounds(longer, tl, rl, v->counts, 16);
-            }
-            rounds[g] = _mm512_mask_add_epi32(rounds[g], end, rounds[g], one);
-            t[g] = _mm512_maskz_mov_epi32((__mmask16)~end, t[g]);
-            if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
-                __mmask16 win = _mm512_test_epi32_mask(e, win_bit);
-                __mmask16 no_main = _mm512_test_epi32_mask(e, main_bit);
-                __mmask16 loss = _mm512_test_epi32_mask(e, loss_bit);
-                kept[g] = _mm512_mask_add_epi32(kept[g], end & (__mmask16)~no_main, kept[g], one);
-                streak[g] = _mm512_mask_add_epi32(streak[g], loss, streak[g], one);
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~win, streak[g]);
-                __mmask16 passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
-                __m512i hand = _mm512_min_epu32(kept[g], last);
-                _mm512_storeu_si512((void *)(hand_keys + h), _mm512_maskz_compress_epi32(passed, hand));
-                h += _mm_popcnt_u32(passed);
-                __mmask16 long_hand = _mm512_mask_cmpge_epu32_mask(passed, kept[g], last);
-                if (long_hand) { /* rare: a hand of 63 rounds or more */
-                    uint32_t kl[16];
-                    _mm512_storeu_si512((void *)kl, kept[g]);
-                    long_hands(long_hand, kl, v->hands, 16);
-                }
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, streak[g]);
-                kept[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, kept[g]);
-            }
-        }
-    }
-    for (int g = 0; g < 2; g++) {
-        _mm512_storeu_si512((void *)(v->offset + 16 * g), o[g]);
-        _mm512_storeu_si512((void *)(v->throws + 16 * g), t[g]);
-        _mm512_storeu_si512((void *)(v->streak + 16 * g), streak[g]);
-        _mm512_storeu_si512((void *)(v->kept + 16 * g), kept[g]);
-        _mm512_storeu_si512((void *)(v->rounds + 16 * g), rounds[g]);
-    }
-    *nk = k;
-    *nh = h;
-}
-
-__attribute__((target(AVX512_TARGET))) static void batch_avx512_hands(vector_lanes *v, const packer *p,
-                                                                     int64_t *nk, int64_t *nh) {
-    batch_avx512(v, p, 1, nk, nh);
-}
-
-__attribute__((target(AVX512_TARGET))) static void batch_avx512_counts(vector_lanes *v, const packer *p,
-                                                                      int64_t *nk, int64_t *nh) {
-    batch_avx512(v, p, 0, nk, nh);
-}
-
 /* --- a group of lanes, on a vector path ---------------------------------------------------------------- */
-
-typedef void (*batch_fn)(vector_lanes *v, const packer *p, int64_t *nk, int64_t *nh);
 
 /* `lanes` lanes (AVX2_LANES or AVX512_LANES, as `path` has them), batches in step while every lane is
  * more than a batch from its quota, then each finished alone (hazard_play_lane_rest). */
@@ -568,17 +295,21 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         v.throws[lane] = v.streak[lane] = v.kept[lane] = 0;
         done[lane] = 0;
     }
-    batch_fn batch = path == PATH_AVX512 ? (v.hands_on ? batch_avx512_hands : batch_avx512_counts)
-                                         : (v.hands_on ? batch_avx2_hands : batch_avx2_counts);
     const int64_t copy = codes * COUNT_WIDTH;
     while (min_remaining(quotas, done, lanes) > BATCH_STEPS) {
         if (path == PATH_AVX512) {
-            words_avx512(bits, lanes, v.low, v.high, BATCH_WORDS);
+            hazard_avx512_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         } else {
             hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         }
         int64_t nk, nh;
-        batch(&v, p, &nk, &nh);
+        if (path == PATH_AVX512) {
+            hazard_avx512_batch(&v, v.hands_on, &nk, &nh);
+        } else if (v.hands_on) {
+            batch_avx2_hands(&v, p, &nk, &nh);
+        } else {
+            batch_avx2_counts(&v, p, &nk, &nh);
+        }
         count_keys(v.keys, nk, counts, copy);
         count_keys(v.hand_keys, nh, hands, HAND_WIDTH);
         for (int lane = 0; lane < lanes; lane++) {
