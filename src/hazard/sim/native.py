@@ -1,7 +1,7 @@
-"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions), compiled into the package when it
-is installed, loaded with ctypes.
+"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions; ``simd.c`` and ``simd512.c`` for
+the vector paths), compiled into the package when it is installed, loaded with ctypes.
 
-setup.py builds ``native.c`` and ``session.c`` (with ``_module.c``, an empty module around them) as the
+setup.py builds the C files (with ``_module.c``, an empty module around them) as the
 extension ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or
 checked at run time. This module loads that file with ctypes and calls the kernels' C functions directly:
 they take plain arrays and each lane's generator (:class:`~hazard.sim.stream.Lane`), never a Python object,
@@ -11,6 +11,9 @@ about a millisecond.
 Every array is checked here before a call (the C code trusts its arguments), and the constants the C code
 was built with are checked against :mod:`hazard.sim.stream` and :mod:`hazard.sim.tables` when it loads.
 The tests hold the kernels, bit for bit, to a plain-Python reference of the same algorithms.
+
+A study of rounds plays on the best of the kernel's paths (:data:`KERNEL_PATHS`) that this CPU offers,
+unless :data:`PATH_VARIABLE` forces one; every path gives the same counts.
 """
 
 from __future__ import annotations

@@ -81,7 +81,6 @@ static void count_keys(const uint32_t *restrict keys, int64_t n, int64_t *restri
     }
 }
 
-
 /* The work space of a group of lanes: everything a vector path reads and writes, allocated once a call. */
 static void vector_lanes_free(vector_lanes *v) {
     free(v->table);
@@ -124,7 +123,6 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
     return 1;
 }
 
-
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
 #define AVX2_LANES 16
@@ -151,7 +149,6 @@ __attribute__((target(AVX2_TARGET))) static inline void digits_avx2(__m256i x, i
     }
     _mm256_storeu_si256((__m256i *)(out + (count - 1) * stride), x);
 }
-
 
 static void packer_of(packer *p) {
     for (int m = 0; m < 256; m++) {
@@ -329,6 +326,19 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
 }
 #endif
 
+#ifdef HAZARD_X86_SIMD
+/* Whether every lane's quota is below 2^31: a vector path counts a lane's throws, rounds and hand in
+ * 32 bits (a block's lane plays 2^17 rounds). */
+static int fits_32_bits(const int64_t *quotas, int lanes) {
+    for (int lane = 0; lane < lanes; lane++) {
+        if (quotas[lane] >= ((int64_t)1 << 31)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+#endif
+
 /* hazard_play_blocks: `blocks` blocks, block b's lanes lanes[2b] and lanes[2b + 1] with quotas
  * quotas[2b], quotas[2b + 1], all played from `start` and tallied into the one counts and hands (as
  * hazard_play_block has them: the blocks' counts added up). `path` is a path of hazard_kernel_paths, or -1
@@ -351,7 +361,7 @@ EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int6
 #ifdef HAZARD_X86_SIMD
     int group = path == PATH_AVX512 ? 16 : path == PATH_AVX2 ? 8 : 0;
     if (group > 0 && codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1) {
-        for (; b + group <= blocks; b += group) {
+        for (; b + group <= blocks && fits_32_bits(quotas + 2 * b, 2 * group); b += group) {
             int64_t result = play_group(path, lanes + 2 * b, 2 * group, quotas + 2 * b, chunk, entries, n_entries,
                                         start, rule, codes, counts, hands);
             if (result != 0) {
