@@ -61,7 +61,7 @@ PATH_VARIABLE = "HAZARD_KERNEL_PATH"
 """The environment variable that forces a path (one of :data:`KERNEL_PATHS`); unset, the best this CPU
 has is used."""
 
-BLOCKS_PER_CALL = {"portable": 1, "avx2": 8, "avx512": 16}
+BLOCKS_PER_CALL = {"portable": 1, "avx2": 8, "avx512": 32}
 """Blocks a study of rounds hands the kernel at a time on each path: a vector path plays two lanes a
 block, eight (AVX2) or sixteen (AVX-512) lanes to a vector, two vectors in step."""
 

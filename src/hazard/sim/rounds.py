@@ -175,7 +175,10 @@ def simulate_rounds(
     plan = _Plan.of(table)
     kernels = backend()
     blocks = -(-rounds // BLOCK_ROUNDS)
-    per_call = kernels.blocks_per_call  # a vector path plays several blocks' lanes in step
+    # A vector path plays several blocks' lanes in step: as many as it takes, but no fewer calls than
+    # workers, so that a study of a few dozen blocks still keeps every worker busy.
+    spread = workers if pool is None else pool.width
+    per_call = max(1, min(kernels.blocks_per_call, blocks // max(spread, 1)))
     groups = -(-blocks // per_call)
     width = THROW_BUCKETS + 2
     counts = zeros("q", table.codes * width)

@@ -265,7 +265,7 @@ __attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes 
 
 /* --- a group of lanes, on a vector path ---------------------------------------------------------------- */
 
-/* `lanes` lanes (AVX2_LANES or AVX512_LANES, as `path` has them), batches in step while every lane is
+/* `lanes` lanes (AVX2_LANES, or 32 or 64 on AVX-512), batches in step while every lane is
  * more than a batch from its quota, then each finished alone (hazard_play_lane_rest). */
 static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int64_t *restrict quotas,
                           int64_t chunk, const uint64_t *restrict entries, int64_t n_entries, int64_t start,
@@ -343,8 +343,8 @@ static int fits_32_bits(const int64_t *quotas, int lanes) {
  * quotas[2b], quotas[2b + 1], all played from `start` and tallied into the one counts and hands (as
  * hazard_play_block has them: the blocks' counts added up). `path` is a path of hazard_kernel_paths, or -1
  * for the best; a path the CPU lacks returns -3, memory short -2, else 0. A vector path plays its lanes
- * in groups (16 blocks for AVX-512, 8 for AVX2); blocks left over are played as the portable path plays
- * them. */
+ * in groups: AVX-512 32 blocks (four vectors of 16 lanes) at a time, then 16 (two vectors), then as AVX2
+ * does, 8 (two vectors of 8); blocks left over are played as the portable path plays them. */
 EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int64_t *restrict quotas,
                                   int64_t chunk, const uint64_t *restrict entries, int64_t n_entries,
                                   int64_t start, const uint64_t *restrict low, const uint64_t *restrict high,
@@ -359,11 +359,19 @@ EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int6
     }
     int64_t b = 0;
 #ifdef HAZARD_X86_SIMD
-    int group = path == PATH_AVX512 ? 16 : path == PATH_AVX2 ? 8 : 0;
-    if (group > 0 && codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1) {
-        for (; b + group <= blocks && fits_32_bits(quotas + 2 * b, 2 * group); b += group) {
-            int64_t result = play_group(path, lanes + 2 * b, 2 * group, quotas + 2 * b, chunk, entries, n_entries,
-                                        start, rule, codes, counts, hands);
+    /* the widest groups first, then narrower ones for the blocks left over, then the portable path */
+    static const struct {
+        int64_t path, blocks;
+    } groups[] = {{PATH_AVX512, 32}, {PATH_AVX512, 16}, {PATH_AVX2, 8}};
+    int fit = codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1;
+    for (int n = 0; n < 3 && fit && path != PATH_PORTABLE; n++) {
+        int64_t group = groups[n].blocks, on = groups[n].path;
+        if (on > path || !((paths >> on) & 1)) {
+            continue;
+        }
+        for (; b + group <= blocks && fits_32_bits(quotas + 2 * b, 2 * (int)group); b += group) {
+            int64_t result = play_group(on, lanes + 2 * b, 2 * (int)group, quotas + 2 * b, chunk, entries,
+                                        n_entries, start, rule, codes, counts, hands);
             if (result != 0) {
                 return result;
             }

@@ -39,7 +39,7 @@
 
 #define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
-#define MAX_LANES 32 /* AVX-512: two vectors of sixteen lanes, so that two chains of gathers overlap */
+#define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
 #define MAX_CODES 4096
 
 #ifdef HAZARD_X86_SIMD

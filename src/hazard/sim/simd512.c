@@ -11,7 +11,7 @@
 #ifdef HAZARD_X86_SIMD
 /* --- AVX-512: thirty-two lanes, two vectors of sixteen ------------------------------------------------ */
 
-#define AVX512_LANES 32
+#define AVX512_VECTORS 4 /* the most vectors of lanes in step: four chains of gathers overlap */
 #define AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl,popcnt"
 
 __attribute__((target(AVX512_TARGET))) static inline __m512i div36_avx512(__m512i x) {
@@ -118,10 +118,11 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
     }
 }
 
-__attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_lanes *v,
+/* One batch of `vectors` vectors of sixteen lanes; `vectors` and `with_hands` are constant at each call. */
+__attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_lanes *v, int vectors,
                                                                       int with_hands, int64_t *nk,
                                                                       int64_t *nh) {
-    const int n = AVX512_LANES;
+    const int n = 16 * vectors;
     for (int w = 0; w < BATCH_WORDS; w++) {
         for (int g = 0; g < n; g += 16) {
             uint32_t *out = v->digits + (w * DIGITS_PER_WORD) * n + g;
@@ -134,8 +135,8 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     const __m512i win_bit = _mm512_set1_epi32(1 << 17), main_bit = _mm512_set1_epi32(1 << 19);
     const __m512i loss_bit = _mm512_set1_epi32(1 << 18), throw_bit = _mm512_set1_epi32(1 << THROW_BIT);
     const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
-    __m512i o[2], t[2], streak[2], kept[2], rounds[2];
-    for (int g = 0; g < 2; g++) {
+    __m512i o[AVX512_VECTORS], t[AVX512_VECTORS], streak[AVX512_VECTORS], kept[AVX512_VECTORS], rounds[AVX512_VECTORS];
+    for (int g = 0; g < vectors; g++) {
         o[g] = _mm512_loadu_si512((const void *)(v->offset + 16 * g));
         t[g] = _mm512_loadu_si512((const void *)(v->throws + 16 * g));
         streak[g] = _mm512_loadu_si512((const void *)(v->streak + 16 * g));
@@ -146,8 +147,8 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
     int64_t k = 0, h = 0;
     for (int s = 0; s < BATCH_STEPS; s++) {
-#pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
-        for (int g = 0; g < 2; g++) {
+#pragma GCC unroll 4 /* every vector's steps in one body, each vector's state in registers */
+        for (int g = 0; g < vectors; g++) {
             __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
             o[g] = _mm512_and_si512(e, mask16);
@@ -189,7 +190,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             }
         }
     }
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < vectors; g++) {
         _mm512_storeu_si512((void *)(v->offset + 16 * g), o[g]);
         _mm512_storeu_si512((void *)(v->throws + 16 * g), t[g]);
         _mm512_storeu_si512((void *)(v->streak + 16 * g), streak[g]);
@@ -200,14 +201,20 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     *nh = h;
 }
 
-/* One batch of every lane (as simd.c's AVX2 batch, sixteen lanes to a vector, packed by vpcompressd),
- * compiled once with the hands' work and once without. */
+/* One batch of every lane (as simd.c's AVX2 batch, sixteen lanes to a vector, packed by vpcompressd): of
+ * four vectors (64 lanes) or two (32), compiled for each with the hands' work and without. */
 __attribute__((target(AVX512_TARGET))) void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk,
                                                                 int64_t *nh) {
-    if (with_hands) {
-        batch_avx512(v, 1, nk, nh);
+    if (v->lanes == 16 * AVX512_VECTORS) {
+        if (with_hands) {
+            batch_avx512(v, AVX512_VECTORS, 1, nk, nh);
+        } else {
+            batch_avx512(v, AVX512_VECTORS, 0, nk, nh);
+        }
+    } else if (with_hands) {
+        batch_avx512(v, 2, 1, nk, nh);
     } else {
-        batch_avx512(v, 0, nk, nh);
+        batch_avx512(v, 2, 0, nk, nh);
     }
 }
 #else
