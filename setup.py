@@ -30,9 +30,12 @@ KERNELS = Extension(
         "src/hazard/sim/tally.c",
         "src/hazard/sim/session.c",
         "src/hazard/sim/seed.c",
+        "src/hazard/sim/simd.c",
+        "src/hazard/sim/simd512.c",
         "src/hazard/sim/_module.c",
     ],
-    depends=["src/hazard/sim/kernels.h"],  # what the kernels share; setuptools puts it in the sdist
+    # what the kernels share; setuptools puts them in the sdist
+    depends=["src/hazard/sim/kernels.h", "src/hazard/sim/simd.h"],
     py_limited_api=True,
     define_macros=[("Py_LIMITED_API", "0x030B0000")],  # 3.11's limited API: what _module.c is held to
 )

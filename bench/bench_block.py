@@ -1,4 +1,5 @@
-"""A block of rounds, this checkout's way against an earlier build's, in one process, block by block in turn.
+"""Blocks of rounds: this checkout's way against an earlier build's, or this checkout's kernel paths against
+each other and the C anchor, in one process, in turn.
 
 This checkout plays a block as ``hazard.sim.rounds`` does: one call of its kernels (``play_block``: both
 lanes played and tallied ``--chunk`` rounds at a time). Before issue 23 a block was ``play_lanes`` and
@@ -10,6 +11,15 @@ machine. Each pair's counts are checked equal; the report is the CPU time of eac
 pair (median and range) and in all.
 
     .venv/bin/python bench/bench_block.py --against ../main/src/hazard/sim/_native.abi3.so --blocks 40
+
+``--paths`` instead plays a group of blocks (as many as the widest path here takes in one call, 32 on
+AVX-512) on each kernel path this CPU has (portable, avx2, avx512: ``hazard.sim.native.KERNEL_PATHS``),
+one worker, and the C anchor (bench/anchor.c, both its builds, the faster taken) on as many craps rounds
+on one thread, in turn, ``--pairs`` times: each path's counts are checked equal to the portable path's,
+and the report is each one's throws per CPU-second (median and range) and its ratios, pair by pair, to
+the portable path and to the anchor. It says which path ``hazard simulate`` uses here.
+
+    .venv/bin/python bench/bench_block.py --paths --pairs 15
 """
 
 from __future__ import annotations
@@ -17,13 +27,14 @@ from __future__ import annotations
 import argparse
 import ctypes
 import statistics
+import tempfile
 import time
 from array import array
 from pathlib import Path
 
 from hazard.core.rulesets import find_ruleset
 from hazard.sim import compile_rules, native
-from hazard.sim.rounds import _Plan, _play_block
+from hazard.sim.rounds import _Block, _Plan, _play_blocks
 from hazard.sim.stream import BLOCK_ROUNDS, ROUND_STREAM, lane_generator, pair_tables
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, zeros
 
@@ -73,16 +84,76 @@ def earlier_block(
 
 def this_block(plan: _Plan, block: int, chunk: int) -> list[int]:
     """A block as this checkout's study of rounds plays it (one call of play_block)."""
-    return _sums(_play_block(plan, 1, block, BLOCK_ROUNDS, chunk).counts)
+    return _sums(_play_blocks(plan, 1, block, [BLOCK_ROUNDS], chunk).counts)
+
+
+def _throws(counts: list[int]) -> int:
+    """The throws of the rounds counted (added-up copies of the counts, as :func:`_sums` gives them)."""
+    width = THROW_BUCKETS + 2
+    rows = [counts[n : n + width] for n in range(0, len(counts), width)]
+    return sum(sum(t * row[t] for t in range(THROW_BUCKETS - 1)) + row[THROW_BUCKETS] for row in rows)
+
+
+def _paths(pairs: int, chunk: int) -> None:
+    """Each kernel path on the same group of blocks, and the anchor on as many rounds, in turn."""
+    from bench_simulate import BUILDS, anchor_run, build_anchor  # noqa: PLC0415 - beside this file
+
+    kernels = native.load()
+    group = max(native.BLOCKS_PER_CALL[path] for path in kernels.kernel_paths)
+    table = compile_rules(find_ruleset("craps"))
+    plan = _Plan.of(table)
+    rates: dict[str, list[float]] = {path: [] for path in [*kernels.kernel_paths, "anchor"]}
+    cpu: dict[str, float] = dict.fromkeys(rates, 0.0)
+    with tempfile.TemporaryDirectory() as folder:
+        anchors = build_anchor(Path(folder))
+        for pair in range(pairs):
+            first = pair * group  # new blocks each pair, the same for every path
+            played: dict[str, _Block] = {}
+            for path in kernels.kernel_paths:
+                c0 = time.process_time()
+                played[path] = _play_blocks(plan, 1, first, [BLOCK_ROUNDS] * group, chunk, path=path)
+                seconds = time.process_time() - c0
+                rates[path].append(_throws(_sums(played[path].counts)) / seconds)
+                cpu[path] += seconds
+            if any(_sums(block.counts) != _sums(played["portable"].counts) for block in played.values()):
+                raise SystemExit(f"pair {pair}: the paths' counts differ")
+            runs = [
+                anchor_run(anchors[name], group * BLOCK_ROUNDS, 1)[0] for name in BUILDS if name in anchors
+            ]
+            if runs:
+                best = max(runs, key=lambda run: run.per_cpu)
+                rates["anchor"].append(best.per_cpu)
+                cpu["anchor"] += best.cpu
+    print(
+        f"craps, {pairs} pairs of {group} blocks of {BLOCK_ROUNDS:,} rounds, one worker; "
+        f"hazard simulate uses the {kernels.kernel_path} path here"
+    )
+    for name, values in rates.items():
+        if not values:
+            continue
+        line = f"  {name:>8}: {statistics.median(values) / 1e6:7.1f} M throws/CPU-s ({min(values) / 1e6:.1f}-"
+        line += f"{max(values) / 1e6:.1f}), CPU s {cpu[name]:.3f}"
+        for against in ("portable", "anchor"):
+            if against != name and rates[against]:
+                ratios = [a / b for a, b in zip(values, rates[against], strict=True)]
+                line += f"; / {against} {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        print(line)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, required=True, help="an earlier build's _native library")
+    parser.add_argument("--against", type=Path, help="an earlier build's _native library")
+    parser.add_argument("--paths", action="store_true", help="this checkout's kernel paths and the anchor")
+    parser.add_argument("--pairs", type=int, default=15, help="--paths: rounds of runs in turn")
     parser.add_argument("--ruleset", default="craps")
     parser.add_argument("--blocks", type=int, default=40, help="pairs of blocks")
     parser.add_argument("--chunk", type=int, default=1 << 12, help="this checkout's chunk")
     args = parser.parse_args()
+    if args.paths:
+        _paths(args.pairs, args.chunk)
+        return
+    if args.against is None:
+        parser.error("--against or --paths is needed")
     earlier = earlier_kernels(args.against)
     table = compile_rules(find_ruleset(args.ruleset))
     plan = _Plan.of(table)

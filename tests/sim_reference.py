@@ -361,6 +361,8 @@ class ReferenceKernels:
     """The functions above behind the calls the simulator makes of its kernels (:class:`Kernels`)."""
 
     name = "reference"
+    blocks_per_call = 3
+    """Blocks a study hands :meth:`play_blocks` at a time: several, as a vector path takes them."""
 
     @staticmethod
     def pair_tables() -> tuple[Any, Any]:
@@ -386,6 +388,13 @@ class ReferenceKernels:
                 _view(counts, np.int64, TALLY_WAYS, codes, THROW_BUCKETS + 2),
                 _view(hands, np.int64, TALLY_WAYS, HAND_BUCKETS + 2),
             )  # fmt: skip
+
+    @staticmethod
+    def play_blocks(lanes: Any, quotas: Any, chunk: int, *arrays: Any, path: str | None = None) -> None:
+        """Each block as :meth:`play_block` plays it, into the same counts (the reference has one path)."""
+        for block in range(len(lanes) // 2):
+            a, b = 2 * block, 2 * block + 1
+            ReferenceKernels.play_block(lanes[a], lanes[b], quotas[a], quotas[b], chunk, *arrays)
 
     @staticmethod
     def tally(log: Any, n: int, rule: Any, counts: Any, hands: Any, carry: Any) -> None:  # noqa: PLR0917

@@ -181,13 +181,17 @@ def test_ctrl_c_prints_what_was_played(
         yield update
 
     monkeypatch.setattr(command, "_progress", interrupting)
+    from hazard.sim.backend import backend
+    from hazard.sim.stream import BLOCK_ROUNDS
+
+    rounds = (2 * backend().blocks_per_call + 1) * BLOCK_ROUNDS  # three calls of the kernels, on any path
     code, out, err = run(
-        capsys, "simulate", "-r", "craps", "--rounds", "3000000", "--workers", "1", "-f", "json"
+        capsys, "simulate", "-r", "craps", "--rounds", str(rounds), "--workers", "1", "-f", "json"
     )
     assert code == 130
     data = json.loads(out)
     assert data["interrupted"] is True
-    assert 0 < data["rounds"] < 3_000_000
+    assert 0 < data["rounds"] < rounds
     assert "interrupted" in err
     assert "error" not in err
 

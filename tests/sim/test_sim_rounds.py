@@ -14,6 +14,7 @@ from hazard.core.errors import InvalidError
 from hazard.core.rules import DicePassing, LossCount, Ruleset
 from hazard.core.rulesets import builtin_rulesets, find_paytable, find_ruleset
 from hazard.sim import CompiledRules, Exact, GroupStats, compile_rules, round_stats, simulate_rounds
+from hazard.sim.backend import backend
 from hazard.sim.stream import BLOCK_ROUNDS
 from hazard.study import ExactFigures
 
@@ -191,7 +192,7 @@ def test_a_ctrl_c_returns_the_blocks_finished(monkeypatch: pytest.MonkeyPatch) -
         calls.append(done)
         raise KeyboardInterrupt
 
-    rounds = 6 * BLOCK_ROUNDS
+    rounds = (2 * backend().blocks_per_call + 1) * BLOCK_ROUNDS  # three calls of the kernels, on any path
     counts = simulate_rounds(
         compile_rules(find_ruleset("craps")), rounds, seed=1, progress=interrupt, workers=1
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from hazard.sim.native import Buffer
     from hazard.sim.stream import Lane
 
@@ -20,6 +22,7 @@ class Kernels(Protocol):
     does)."""
 
     name: str
+    blocks_per_call: int
 
     def pair_tables(self) -> tuple[Buffer, Buffer]: ...
 
@@ -51,6 +54,22 @@ class Kernels(Protocol):
         rule: Buffer,
         counts: Buffer,
         hands: Buffer,
+    ) -> None: ...
+
+    def play_blocks(  # noqa: PLR0917
+        self,
+        lanes: Sequence[Lane],
+        quotas: Sequence[int],
+        chunk: int,
+        entries: Buffer,
+        start: int,
+        low: Buffer,
+        high: Buffer,
+        rule: Buffer,
+        counts: Buffer,
+        hands: Buffer,
+        *,
+        path: str | None = None,
     ) -> None: ...
 
     def tally(  # noqa: PLR0917

@@ -39,4 +39,18 @@ int hazard_rule_passes(const int64_t *restrict rule, int64_t codes);
 void hazard_tally_with(const uint64_t *restrict log, int64_t n, const int64_t *restrict rule, int64_t codes,
                        int passes, int64_t *restrict counts, int64_t *restrict hands, int64_t *restrict carry);
 
+/* native.c, for simd.c: a lane's next words split into their low six and high five base-36 digits, a
+ * lane played alone to its quota, and a block played as the portable path plays it. */
+void hazard_lanes_split_words(hazard_lane *bits, int lanes, uint32_t *restrict low, uint32_t *restrict high,
+                              int64_t n);
+void hazard_play_lane_rest(hazard_lane *bits, int64_t quota, int64_t chunk, const uint64_t *restrict entries,
+                           uint64_t *restrict carry, int64_t *restrict hand, const int64_t *restrict rule,
+                           int64_t codes, int passes, int64_t *restrict counts, int64_t *restrict hands,
+                           uint64_t *restrict log);
+int64_t hazard_play_block(hazard_lane *bits0, hazard_lane *bits1, int64_t quota0, int64_t quota1,
+                          int64_t chunk, const uint64_t *restrict entries, int64_t n_entries, int64_t start,
+                          const uint64_t *restrict low, const uint64_t *restrict high,
+                          const int64_t *restrict rule, int64_t codes, int64_t *restrict counts,
+                          int64_t *restrict hands);
+
 #endif

@@ -150,6 +150,22 @@ static int64_t play_one(hazard_lane *bits, int64_t target, const uint64_t *restr
     return (int64_t)end;
 }
 
+/* A lane played alone from where `carry` (as play_one's) and `hand` (as hazard_tally_with's) leave it
+ * until it has logged `quota` more rounds, `chunk` rounds at a time into `log` (chunk + 1 entries), each
+ * chunk tallied: how the SIMD paths finish a lane once it is too near its quota to play in step. */
+void hazard_play_lane_rest(hazard_lane *bits, int64_t quota, int64_t chunk, const uint64_t *restrict entries,
+                           uint64_t *restrict carry, int64_t *restrict hand, const int64_t *restrict rule,
+                           int64_t codes, int passes, int64_t *restrict counts, int64_t *restrict hands,
+                           uint64_t *restrict log) {
+    int64_t done = 0;
+    while (done < quota) {
+        int64_t target = quota - done < chunk ? quota - done : chunk;
+        int64_t logged = play_one(bits, target, entries, carry, log, 0);
+        hazard_tally_with(log, logged, rule, codes, passes, counts, hands, hand);
+        done += logged;
+    }
+}
+
 /* The table as the lanes' fast loop (play_pair) reads it. Entry j of the engine's table becomes two equal
  * entries, 2j and 2j + 1, each in two parts read from the same index, so that the two loads overlap:
  * - `add`: what the throw adds to the log, `code << 32 | counted`: the log value is the throws of the
@@ -227,6 +243,31 @@ static int fast_table_of(const uint64_t *restrict entries, int64_t n, fast_table
  * generator (which must save every live register) come once per WORDS words, not once a word. */
 #define WORDS 4
 #define M6 2176782336ULL /* 36**6 < 2**32: a word's low six digits, and its high five, each fit 32 bits */
+
+/* The next n accepted words of each of `lanes` lanes, each split as play_pair splits it: lane l's word i
+ * has its low six base-36 digits (w % 36^6) at low[i * lanes + l] and its high five (w / 36^6) at
+ * high[i * lanes + l], for the SIMD paths (simd.c) to take the digits of many lanes at once. Four lanes
+ * at a time, so that their generators' chains of multiplies overlap. */
+void hazard_lanes_split_words(hazard_lane *bits, int lanes, uint32_t *restrict low, uint32_t *restrict high,
+                              int64_t n) {
+    int l = 0;
+    for (; l + 4 <= lanes; l += 4) {
+        for (int64_t i = 0; i < n; i++) {
+            for (int k = 0; k < 4; k++) {
+                uint64_t w = word(&bits[l + k]);
+                low[i * lanes + l + k] = (uint32_t)(w % M6);
+                high[i * lanes + l + k] = (uint32_t)(w / M6);
+            }
+        }
+    }
+    for (; l < lanes; l++) {
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t w = word(&bits[l]);
+            low[i * lanes + l] = (uint32_t)(w % M6);
+            high[i * lanes + l] = (uint32_t)(w / M6);
+        }
+    }
+}
 
 /* Both lanes in step, WORDS words of each at a time, while each can use them all without reaching its
  * target (a word ends at most 11 rounds, so each lane stops before `stop`): the same words are drawn in

@@ -1,7 +1,7 @@
-"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions), compiled into the package when it
-is installed, loaded with ctypes.
+"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions; ``simd.c`` and ``simd512.c`` for
+the vector paths), compiled into the package when it is installed, loaded with ctypes.
 
-setup.py builds ``native.c`` and ``session.c`` (with ``_module.c``, an empty module around them) as the
+setup.py builds the C files (with ``_module.c``, an empty module around them) as the
 extension ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or
 checked at run time. This module loads that file with ctypes and calls the kernels' C functions directly:
 they take plain arrays and each lane's generator (:class:`~hazard.sim.stream.Lane`), never a Python object,
@@ -11,12 +11,17 @@ about a millisecond.
 Every array is checked here before a call (the C code trusts its arguments), and the constants the C code
 was built with are checked against :mod:`hazard.sim.stream` and :mod:`hazard.sim.tables` when it loads.
 The tests hold the kernels, bit for bit, to a plain-Python reference of the same algorithms.
+
+A study of rounds plays on the best of the kernel's paths (:data:`KERNEL_PATHS`) that this CPU offers,
+unless :data:`PATH_VARIABLE` forces one; every path gives the same counts.
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib.util
+import os
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,7 +31,10 @@ from hazard.sim.stream import DIGITS_PER_WORD, WORD_LIMIT, Lane, check_seed, pai
 from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, NEXT_MASK, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 __all__ = [
+    "BLOCKS_PER_CALL",
     "EXTENSION",
+    "KERNEL_PATHS",
+    "PATH_VARIABLE",
     "SESSION_MAX_PLAYERS",
     "Buffer",
     "NativeKernels",
@@ -44,6 +52,18 @@ of ``q``, ``Q`` or ``d``; a NumPy array of int64, uint64 or float64), checked be
 
 SESSION_MAX_PLAYERS = 64
 """The most players the session kernel seats (``MAX_PLAYERS`` in session.c; SessionConfig's most)."""
+
+KERNEL_PATHS = ("portable", "avx2", "avx512")
+"""The kernel's paths for a block of rounds, by number as simd.c has them: the portable C, always built,
+and the vector paths for x86-64 CPUs with AVX2 or AVX-512 (built under GCC and Clang)."""
+
+PATH_VARIABLE = "HAZARD_KERNEL_PATH"
+"""The environment variable that forces a path (one of :data:`KERNEL_PATHS`); unset, the best this CPU
+has is used."""
+
+BLOCKS_PER_CALL = {"portable": 1, "avx2": 8, "avx512": 32}
+"""Blocks a study of rounds hands the kernel at a time on each path: a vector path plays two lanes a
+block, eight (AVX2) or sixteen (AVX-512) lanes to a vector, two vectors in step."""
 
 _MASK64 = (1 << 64) - 1
 _u64p = ctypes.POINTER(ctypes.c_uint64)
@@ -113,6 +133,24 @@ def _lane(lane: Lane) -> int:
     return ctypes.addressof(lane)
 
 
+def _chosen_path(offered: tuple[str, ...]) -> str:
+    """The path :data:`PATH_VARIABLE` names (refused where it is no path, or one this CPU lacks), else the
+    best one ``offered``."""
+    wanted = os.environ.get(PATH_VARIABLE, "").strip()
+    if not wanted:
+        return offered[-1]
+    if wanted not in KERNEL_PATHS:
+        raise InvalidError(
+            f"invalid {PATH_VARIABLE} {wanted!r}: expected one of {', '.join(KERNEL_PATHS)} (or unset, for "
+            "the best this CPU has)"
+        )
+    if wanted not in offered:
+        raise InvalidError(
+            f"invalid {PATH_VARIABLE} {wanted!r}: this CPU (or this build) has only {', '.join(offered)}"
+        )
+    return wanted
+
+
 class NativeKernels:
     """The C kernels behind the calls :class:`~hazard.sim.backend.Kernels` names (arrays checked first)."""
 
@@ -120,6 +158,15 @@ class NativeKernels:
 
     def __init__(self, library: ctypes.CDLL, path: Path) -> None:
         self.path = path
+        library.hazard_kernel_paths.argtypes = []
+        library.hazard_kernel_paths.restype = _I64
+        bits = int(library.hazard_kernel_paths())
+        self.kernel_paths = tuple(name for n, name in enumerate(KERNEL_PATHS) if bits >> n & 1)
+        """The paths this build and CPU offer, the portable one first and the best last."""
+        self.kernel_path = _chosen_path(self.kernel_paths)
+        """The path a block of rounds is played on (:data:`PATH_VARIABLE`, else the best offered)."""
+        self.blocks_per_call = BLOCKS_PER_CALL[self.kernel_path]
+        """How many blocks a study of rounds hands :meth:`play_blocks` at a time."""
         constants = (ctypes.c_uint64 * 7)()
         library.hazard_constants.argtypes = [_u64p]
         library.hazard_constants.restype = None
@@ -154,6 +201,10 @@ class NativeKernels:
         self._play_block.argtypes = [_VOID, _VOID, _I64, _I64, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64]
         self._play_block.argtypes += [_VOID, _VOID]
         self._play_block.restype = _I64
+        self._play_blocks = library.hazard_play_blocks
+        self._play_blocks.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64]
+        self._play_blocks.argtypes += [_VOID, _VOID, _I64]
+        self._play_blocks.restype = _I64
         self._tally = library.hazard_tally
         self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
         self._tally.restype = None
@@ -257,6 +308,60 @@ class NativeKernels:
         )
         if result == -2:
             raise MemoryError("play_block: out of memory for the logs")
+
+    def play_blocks(  # noqa: PLR0917
+        self,
+        lanes: Sequence[Lane],
+        quotas: Sequence[int],
+        chunk: int,
+        entries: Buffer,
+        start: int,
+        low: Buffer,
+        high: Buffer,
+        rule: Buffer,
+        counts: Buffer,
+        hands: Buffer,
+        *,
+        path: str | None = None,
+    ) -> None:
+        """Play several blocks as :meth:`play_block` plays one (block ``b``'s lanes ``lanes[2b]`` and
+        ``lanes[2b + 1]``, with quotas ``quotas[2b]`` and ``quotas[2b + 1]``), all added to the one
+        ``counts`` and ``hands``: on :attr:`kernel_path`, or ``path`` (one of :attr:`kernel_paths`). Every
+        path gives the same counts, added up over their four copies."""
+        path = self.kernel_path if path is None else path
+        if path not in self.kernel_paths:
+            raise ValueError(
+                f"play_blocks: no path {path!r} here (this CPU has {', '.join(self.kernel_paths)})"
+            )
+        if len(lanes) != len(quotas) or len(lanes) % 2:
+            raise ValueError("play_blocks: two lanes a block, and a quota for each")
+        if min(quotas, default=0) < 0 or chunk < 1 or not 0 <= start < _items(entries):
+            raise ValueError("play_blocks: quotas of 0 or more, a chunk of 1 or more, a start within entries")
+        bits = (Lane * len(lanes))(*lanes)
+        wanted = (ctypes.c_int64 * len(quotas))(*quotas)  # held here: the call reads it
+        codes = _items(rule)
+        result = self._play_blocks(
+            ctypes.addressof(bits),
+            len(lanes) // 2,
+            ctypes.addressof(wanted),
+            int(chunk),
+            _address(entries, "uint64"),
+            _items(entries),
+            int(start),
+            _address(low, "uint64", 36 * 36),
+            _address(high, "uint64", 36 * 36),
+            _address(rule, "int64"),
+            codes,
+            _address(counts, "int64", TALLY_WAYS * codes * (THROW_BUCKETS + 2)),
+            _address(hands, "int64", TALLY_WAYS * (HAND_BUCKETS + 2)),
+            KERNEL_PATHS.index(path),
+        )
+        if result == -2:
+            raise MemoryError("play_blocks: out of memory")
+        if result != 0:  # pragma: no cover - the path was checked above
+            raise NativeUnavailable(f"play_blocks: the kernels refused the path {path!r}")
+        for lane, played in zip(lanes, bits, strict=True):  # the lanes move on, as play_block's do
+            ctypes.pointer(lane)[0] = played
 
     def tally(  # noqa: PLR0917
         self,

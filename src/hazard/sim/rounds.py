@@ -104,20 +104,25 @@ class _Plan:
         return cls(table, low, high, table.passing_rule())
 
 
-def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: int) -> _Block:
-    """Play block ``block``: ``rounds`` rounds over the two lanes (the first lane takes the odd one), tallied
-    as they are played, in one call of the kernels (``chunk_rounds`` a lane at a time)."""
+def _play_blocks(
+    plan: _Plan, seed: int, first: int, sizes: list[int], chunk_rounds: int, *, path: str | None = None
+) -> _Block:
+    """Play blocks ``first``, ``first + 1``, ... of ``sizes[0]``, ``sizes[1]``, ... rounds, each over its two
+    lanes (the first lane takes the odd round), tallied as they are played and added up, in one call of the
+    kernels (``chunk_rounds`` a lane at a time; on ``path``, or the kernels' own, where they have paths)."""
     table = plan.table
     counts = zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
     hands = zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
     kernels = backend()
     # seeded in C (session.c's hazard_seed_lane): in Python, SeedSequence's hashing took 31-78 us a lane
-    bits = [kernels.seeded_lane(seed, ROUND_STREAM, block, lane) for lane in range(LANES)]
-    kernels.play_block(
-        bits[0],
-        bits[1],
-        (rounds + 1) // 2,
-        rounds // 2,
+    blocks = range(first, first + len(sizes))
+    lanes = [
+        kernels.seeded_lane(seed, ROUND_STREAM, block, lane) for block in blocks for lane in range(LANES)
+    ]
+    quotas = [quota for size in sizes for quota in ((size + 1) // 2, size // 2)]
+    kernels.play_blocks(
+        lanes,
+        quotas,
         chunk_rounds,
         table.entries,
         table.start * 36,
@@ -126,8 +131,9 @@ def _play_block(plan: _Plan, seed: int, block: int, rounds: int, chunk_rounds: i
         plan.rule,
         counts,
         hands,
+        path=path,
     )
-    return _Block(counts, hands, rounds)
+    return _Block(counts, hands, sum(sizes))
 
 
 def check_run(rounds: int, chunk_rounds: int, workers: int | None) -> int:
@@ -169,14 +175,21 @@ def simulate_rounds(
     plan = _Plan.of(table)
     kernels = backend()
     blocks = -(-rounds // BLOCK_ROUNDS)
+    # A vector path plays several blocks' lanes in step: as many as it takes, but no fewer calls than
+    # workers, so that a study of a few dozen blocks still keeps every worker busy.
+    spread = workers if pool is None else pool.width
+    per_call = max(1, min(kernels.blocks_per_call, blocks // max(spread, 1)))
+    groups = -(-blocks // per_call)
     width = THROW_BUCKETS + 2
     counts = zeros("q", table.codes * width)
     hands = zeros("q", HAND_BUCKETS + 2)
     played = 0
 
-    def play(block: int) -> _Block:
-        size = min(BLOCK_ROUNDS, rounds - block * BLOCK_ROUNDS)
-        return _play_block(plan, seed, block, size, chunk_rounds)
+    def play(group: int) -> _Block:
+        first = group * per_call
+        last = min(first + per_call, blocks)
+        sizes = [min(BLOCK_ROUNDS, rounds - block * BLOCK_ROUNDS) for block in range(first, last)]
+        return _play_blocks(plan, seed, first, sizes, chunk_rounds)
 
     def fold(result: _Block) -> None:
         nonlocal played
@@ -184,9 +197,10 @@ def simulate_rounds(
         kernels.add(hands, result.hands, TALLY_WAYS)
         played += result.rounds
 
-    threads = min(workers, blocks) if pool is None else pool.width
+    threads = min(workers, groups) if pool is None else pool.width
     report = None if progress is None else (lambda: progress(played))
-    _, interrupted = run_blocks(blocks, play, fold, threads=threads, progress=report, pool=pool)
+    # a group's blocks are added up in one result: a study cut short still ends at a block's end
+    _, interrupted = run_blocks(groups, play, fold, threads=threads, progress=report, pool=pool)
     # The last bucket of throws (and of hands) holds every longer one: its exact sums are kept apart.
     rows = [counts[code * width : (code + 1) * width] for code in range(table.codes)]
     by_code = tuple(tuple(row[:THROW_BUCKETS]) for row in rows)

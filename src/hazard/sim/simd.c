@@ -1,0 +1,390 @@
+/*
+ * Several blocks of rounds in one call (hazard_play_blocks), their lanes' table steps taken many lanes at a
+ * time with vector gathers where the CPU has them (AVX2, AVX-512), chosen at run time; the portable path
+ * (native.c's hazard_play_block, a block at a time) is always built and is the only one elsewhere (ARM,
+ * MSVC, a CPU without AVX2). Every path gives the same counts for a seed, to the bit: each lane draws the
+ * same words and takes their digits in the same order (lowest first), plays the same rounds and stops at
+ * the same quota; only which of the four copies of the counts a round goes to differs, and the copies are
+ * added up. The tests hold every path this CPU has to the portable one and to the reference.
+ *
+ * How a vector path plays: in batches of BATCH_WORDS words a lane, while every lane is more than a batch's
+ * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (scalar, in
+ * native.c; on AVX-512 eight lanes at a time, in simd512.c) and split into their low six and high five
+ * digits, (2) the digits of all lanes are taken out
+ * eight or sixteen lanes at a time (a 32-bit multiply-high division by 36), (3) all lanes step through
+ * their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
+ * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
+ * that passes a key of its own, (4) the keys are counted. Then each lane is finished alone, as the
+ * portable path plays it. No compiler builtin (the tests forbid them): the CPU is asked with <cpuid.h>.
+ */
+
+#include "simd.h"
+
+/* The paths this CPU and its operating system can run, as bits (1 << PATH_...). */
+#ifdef HAZARD_X86_SIMD
+__attribute__((target("xsave"))) static uint64_t os_state(void) { return (uint64_t)_xgetbv(0); }
+#endif
+
+static int64_t cpu_paths(void) {
+    int64_t paths = 1 << PATH_PORTABLE;
+#ifdef HAZARD_X86_SIMD
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(1, 0, &a, &b, &c, &d)) {
+        return paths;
+    }
+    if (!((c >> 27) & 1) || !((c >> 28) & 1)) { /* OSXSAVE and AVX: else no vector state is saved */
+        return paths;
+    }
+    uint64_t state = os_state();
+    if ((state & 6) != 6) { /* the OS saves the XMM and YMM registers */
+        return paths;
+    }
+    if (!((c >> 23) & 1) || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) { /* POPCNT, which both paths use */
+        return paths;
+    }
+    if ((b >> 5) & 1) { /* AVX2 */
+        paths |= 1 << PATH_AVX2;
+    }
+    /* AVX-512 F, DQ, BW, VL, and the OS saving the mask and upper ZMM registers */
+    if ((state & 0xE6) == 0xE6 && ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1)) {
+        paths |= 1 << PATH_AVX512;
+    }
+#endif
+    return paths;
+}
+
+/* Which paths this build and CPU offer, as bits (1 << path: 0 portable, 1 AVX2, 2 AVX-512). */
+EXPORT int64_t hazard_kernel_paths(void) { return cpu_paths(); }
+
+#ifdef HAZARD_X86_SIMD
+
+static int64_t min_remaining(const int64_t *quotas, const int64_t *done, int lanes) {
+    int64_t least = INT64_MAX;
+    for (int lane = 0; lane < lanes; lane++) {
+        int64_t left = quotas[lane] - done[lane];
+        least = left < least ? left : least;
+    }
+    return least;
+}
+
+/* The keys a batch left, counted four copies in turn (as tally.c does, so that repeats do not wait). */
+static void count_keys(const uint32_t *restrict keys, int64_t n, int64_t *restrict counts, int64_t copy) {
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        counts[keys[i]] += 1;
+        counts[copy + keys[i + 1]] += 1;
+        counts[2 * copy + keys[i + 2]] += 1;
+        counts[3 * copy + keys[i + 3]] += 1;
+    }
+    for (; i < n; i++) {
+        counts[(i & 3) * copy + keys[i]] += 1;
+    }
+}
+
+/* The work space of a group of lanes: everything a vector path reads and writes, allocated once a call. */
+static void vector_lanes_free(vector_lanes *v) {
+    free(v->table);
+    free(v->low);
+    free(v->high);
+    free(v->digits);
+    free(v->keys);
+    free(v->hand_keys);
+    free(v->offset);
+}
+
+static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict entries, int64_t n_entries,
+                           const int64_t *restrict rule, int64_t codes) {
+    size_t keys = (size_t)BATCH_STEPS * (size_t)lanes + 16; /* a vector's store may run 16 past the last key */
+    v->lanes = lanes;
+    v->table = malloc(sizeof(uint32_t) * (size_t)(n_entries > 0 ? n_entries : 1));
+    v->low = malloc(sizeof(uint32_t) * BATCH_WORDS * (size_t)lanes);
+    v->high = malloc(sizeof(uint32_t) * BATCH_WORDS * (size_t)lanes);
+    v->digits = malloc(sizeof(uint32_t) * BATCH_STEPS * (size_t)lanes);
+    v->keys = malloc(sizeof(uint32_t) * keys);
+    v->hand_keys = malloc(sizeof(uint32_t) * keys);
+    v->offset = malloc(sizeof(uint32_t) * 5 * (size_t)lanes);
+    if (!v->table || !v->low || !v->high || !v->digits || !v->keys || !v->hand_keys || !v->offset) {
+        vector_lanes_free(v);
+        return 0;
+    }
+    v->throws = v->offset + lanes;
+    v->streak = v->offset + 2 * lanes;
+    v->kept = v->offset + 3 * lanes;
+    v->rounds = v->offset + 4 * lanes;
+    for (int64_t j = 0; j < n_entries; j++) {
+        uint64_t code = entries[j] >> CODE_SHIFT;
+        uint64_t flags = code != 0 && (int64_t)code < codes ? (uint64_t)rule[code] & 7 : 0;
+        v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << 16) |
+                                 (flags << 17) | (code << 20));
+    }
+    /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64 */
+    v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)rule[0];
+    v->hands_on = hazard_rule_passes(rule, codes);
+    return 1;
+}
+
+/* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
+
+#define AVX2_LANES 16
+#define AVX2_TARGET "avx2,popcnt"
+
+/* x / 36 for eight 32-bit x, exactly: x * ceil(2^35 / 36) >> 35 (the error, 4x / 2^35, stays below 1/36
+ * for every 32-bit x), the even and odd lanes multiplied apart. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i div36_avx2(__m256i x) {
+    const __m256i magic = _mm256_set1_epi32(954437177);
+    __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(x, magic), 35);
+    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), magic);
+    odd = _mm256_slli_epi64(_mm256_srli_epi64(odd, 35), 32);
+    return _mm256_or_si256(even, odd);
+}
+
+/* A vector's digits, from the bottom: `count` - 1 of them by division, the last what is left. */
+__attribute__((target(AVX2_TARGET))) static inline void digits_avx2(__m256i x, int count, uint32_t *out,
+                                                                int stride) {
+    for (int k = 0; k < count - 1; k++) {
+        __m256i q = div36_avx2(x);
+        __m256i q36 = _mm256_add_epi32(_mm256_slli_epi32(q, 5), _mm256_slli_epi32(q, 2));
+        _mm256_storeu_si256((__m256i *)(out + k * stride), _mm256_sub_epi32(x, q36));
+        x = q;
+    }
+    _mm256_storeu_si256((__m256i *)(out + (count - 1) * stride), x);
+}
+
+static void packer_of(packer *p) {
+    for (int m = 0; m < 256; m++) {
+        int n = 0;
+        for (int lane = 0; lane < 8; lane++) {
+            p->lut[m][lane] = 0;
+        }
+        for (int lane = 0; lane < 8; lane++) {
+            if ((m >> lane) & 1) {
+                p->lut[m][n++] = (uint32_t)lane;
+            }
+        }
+    }
+}
+
+/* One batch of every lane: the digits taken out, then every lane stepped through them, the keys left in
+ * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` is constant at each
+ * call, so that a ruleset whose dice never pass is compiled without the hands' work. */
+__attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes *v, const packer *p, int with_hands,
+                                                               int64_t *nk, int64_t *nh) {
+    const int n = AVX2_LANES;
+    for (int w = 0; w < BATCH_WORDS; w++) {
+        for (int g = 0; g < n; g += 8) {
+            uint32_t *out = v->digits + (w * DIGITS_PER_WORD) * n + g;
+            digits_avx2(_mm256_loadu_si256((const __m256i *)(v->low + w * n + g)), 6, out, n);
+            digits_avx2(_mm256_loadu_si256((const __m256i *)(v->high + w * n + g)), 5, out + 6 * n, n);
+        }
+    }
+    const __m256i mask16 = _mm256_set1_epi32(0xFFFF), one = _mm256_set1_epi32(1);
+    const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1), width = _mm256_set1_epi32(COUNT_WIDTH);
+    const __m256i below = _mm256_set1_epi32(THROW_BUCKETS - 2); /* > this: in the last bucket */
+    const __m256i win_bit = _mm256_set1_epi32(1 << 17), main_bit = _mm256_set1_epi32(1 << 19);
+    const __m256i after = _mm256_set1_epi32((int)v->after), zero = _mm256_setzero_si256();
+    __m256i o[2], t[2], streak[2], kept[2], rounds[2];
+    for (int g = 0; g < 2; g++) {
+        o[g] = _mm256_loadu_si256((const __m256i *)(v->offset + 8 * g));
+        t[g] = _mm256_loadu_si256((const __m256i *)(v->throws + 8 * g));
+        streak[g] = _mm256_loadu_si256((const __m256i *)(v->streak + 8 * g));
+        kept[g] = _mm256_loadu_si256((const __m256i *)(v->kept + 8 * g));
+        rounds[g] = zero;
+    }
+    const int *table = (const int *)v->table;
+    uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
+    int64_t k = 0, h = 0;
+    for (int s = 0; s < BATCH_STEPS; s++) {
+#pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
+        for (int g = 0; g < 2; g++) {
+            __m256i d = _mm256_loadu_si256((const __m256i *)(v->digits + s * n + 8 * g));
+            __m256i e = _mm256_i32gather_epi32(table, _mm256_add_epi32(o[g], d), 4);
+            o[g] = _mm256_and_si256(e, mask16);
+            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, THROW_BIT), one));
+            __m256i code = _mm256_srli_epi32(e, 20);
+            __m256i end = _mm256_cmpgt_epi32(code, zero);
+            int m = _mm256_movemask_ps(_mm256_castsi256_ps(end));
+            __m256i row = _mm256_mullo_epi32(code, width);
+            __m256i key = _mm256_add_epi32(row, _mm256_min_epu32(t[g], last));
+            __m256i order = _mm256_loadu_si256((const __m256i *)p->lut[m]);
+            _mm256_storeu_si256((__m256i *)(keys + k), _mm256_permutevar8x32_epi32(key, order));
+            k += _mm_popcnt_u32((unsigned)m);
+            int longer = m & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t[g], below)));
+            if (longer) { /* rare: a round of 63 throws or more */
+                uint32_t tl[8], rl[8];
+                _mm256_storeu_si256((__m256i *)tl, t[g]);
+                _mm256_storeu_si256((__m256i *)rl, row);
+                long_rounds(longer, tl, rl, v->counts, 8);
+            }
+            rounds[g] = _mm256_sub_epi32(rounds[g], end);
+            t[g] = _mm256_andnot_si256(end, t[g]);
+            if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
+                __m256i win = _mm256_cmpeq_epi32(_mm256_and_si256(e, win_bit), win_bit);
+                __m256i no_main = _mm256_cmpeq_epi32(_mm256_and_si256(e, main_bit), main_bit);
+                __m256i counted = _mm256_and_si256(_mm256_srli_epi32(e, 18), one);
+                kept[g] = _mm256_sub_epi32(kept[g], _mm256_andnot_si256(no_main, end));
+                streak[g] = _mm256_andnot_si256(win, _mm256_add_epi32(streak[g], counted));
+                __m256i reached = _mm256_cmpeq_epi32(_mm256_max_epu32(streak[g], after), streak[g]);
+                __m256i loss = _mm256_cmpeq_epi32(counted, one);
+                __m256i passed = _mm256_or_si256(no_main, _mm256_and_si256(loss, reached));
+                int pm = _mm256_movemask_ps(_mm256_castsi256_ps(passed));
+                __m256i hand = _mm256_min_epu32(kept[g], last);
+                order = _mm256_loadu_si256((const __m256i *)p->lut[pm]);
+                _mm256_storeu_si256((__m256i *)(hand_keys + h), _mm256_permutevar8x32_epi32(hand, order));
+                h += _mm_popcnt_u32((unsigned)pm);
+                int long_hand = pm & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(kept[g], below)));
+                if (long_hand) { /* rare: a hand of 63 rounds or more */
+                    uint32_t kl[8];
+                    _mm256_storeu_si256((__m256i *)kl, kept[g]);
+                    long_hands(long_hand, kl, v->hands, 8);
+                }
+                streak[g] = _mm256_andnot_si256(passed, streak[g]);
+                kept[g] = _mm256_andnot_si256(passed, kept[g]);
+            }
+        }
+    }
+    for (int g = 0; g < 2; g++) {
+        _mm256_storeu_si256((__m256i *)(v->offset + 8 * g), o[g]);
+        _mm256_storeu_si256((__m256i *)(v->throws + 8 * g), t[g]);
+        _mm256_storeu_si256((__m256i *)(v->streak + 8 * g), streak[g]);
+        _mm256_storeu_si256((__m256i *)(v->kept + 8 * g), kept[g]);
+        _mm256_storeu_si256((__m256i *)(v->rounds + 8 * g), rounds[g]);
+    }
+    *nk = k;
+    *nh = h;
+}
+
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_hands(vector_lanes *v, const packer *p, int64_t *nk,
+                                                              int64_t *nh) {
+    batch_avx2(v, p, 1, nk, nh);
+}
+
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes *v, const packer *p, int64_t *nk,
+                                                               int64_t *nh) {
+    batch_avx2(v, p, 0, nk, nh);
+}
+
+/* --- a group of lanes, on a vector path ---------------------------------------------------------------- */
+
+/* `lanes` lanes (AVX2_LANES, or 32 or 64 on AVX-512), batches in step while every lane is
+ * more than a batch from its quota, then each finished alone (hazard_play_lane_rest). */
+static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int64_t *restrict quotas,
+                          int64_t chunk, const uint64_t *restrict entries, int64_t n_entries, int64_t start,
+                          const int64_t *restrict rule, int64_t codes, int64_t *restrict counts,
+                          int64_t *restrict hands) {
+    vector_lanes v;
+    packer *p = malloc(sizeof(packer));
+    int64_t longest = 0;
+    for (int lane = 0; lane < lanes; lane++) {
+        longest = quotas[lane] > longest ? quotas[lane] : longest;
+    }
+    uint64_t *log = malloc(sizeof(uint64_t) * (size_t)((chunk < longest ? chunk : longest) + 1));
+    if (p == NULL || log == NULL || !vector_lanes_of(&v, lanes, entries, n_entries, rule, codes)) {
+        free(p);
+        free(log);
+        return -2;
+    }
+    packer_of(p);
+    v.counts = counts;
+    v.hands = hands;
+    int64_t done[MAX_LANES];
+    for (int lane = 0; lane < lanes; lane++) {
+        v.offset[lane] = (uint32_t)start;
+        v.throws[lane] = v.streak[lane] = v.kept[lane] = 0;
+        done[lane] = 0;
+    }
+    const int64_t copy = codes * COUNT_WIDTH;
+    while (min_remaining(quotas, done, lanes) > BATCH_STEPS) {
+        if (path == PATH_AVX512) {
+            hazard_avx512_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+        } else {
+            hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+        }
+        int64_t nk, nh;
+        if (path == PATH_AVX512) {
+            hazard_avx512_batch(&v, v.hands_on, &nk, &nh);
+        } else if (v.hands_on) {
+            batch_avx2_hands(&v, p, &nk, &nh);
+        } else {
+            batch_avx2_counts(&v, p, &nk, &nh);
+        }
+        count_keys(v.keys, nk, counts, copy);
+        count_keys(v.hand_keys, nh, hands, HAND_WIDTH);
+        for (int lane = 0; lane < lanes; lane++) {
+            done[lane] += v.rounds[lane];
+        }
+    }
+    for (int lane = 0; lane < lanes; lane++) {
+        uint64_t carry[4] = {v.offset[lane], v.throws[lane], 0, 0};
+        int64_t hand[2] = {v.streak[lane], v.kept[lane]};
+        hazard_play_lane_rest(&bits[lane], quotas[lane] - done[lane], chunk, entries, carry, hand, rule, codes,
+                              v.hands_on, counts, hands, log);
+    }
+    vector_lanes_free(&v);
+    free(p);
+    free(log);
+    return 0;
+}
+#endif
+
+#ifdef HAZARD_X86_SIMD
+/* Whether every lane's quota is below 2^31: a vector path counts a lane's throws, rounds and hand in
+ * 32 bits (a block's lane plays 2^17 rounds). */
+static int fits_32_bits(const int64_t *quotas, int lanes) {
+    for (int lane = 0; lane < lanes; lane++) {
+        if (quotas[lane] >= ((int64_t)1 << 31)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+#endif
+
+/* hazard_play_blocks: `blocks` blocks, block b's lanes lanes[2b] and lanes[2b + 1] with quotas
+ * quotas[2b], quotas[2b + 1], all played from `start` and tallied into the one counts and hands (as
+ * hazard_play_block has them: the blocks' counts added up). `path` is a path of hazard_kernel_paths, or -1
+ * for the best; a path the CPU lacks returns -3, memory short -2, else 0. A vector path plays its lanes
+ * in groups: AVX-512 32 blocks (four vectors of 16 lanes) at a time, then 16 (two vectors), then as AVX2
+ * does, 8 (two vectors of 8); blocks left over are played as the portable path plays them. */
+EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int64_t *restrict quotas,
+                                  int64_t chunk, const uint64_t *restrict entries, int64_t n_entries,
+                                  int64_t start, const uint64_t *restrict low, const uint64_t *restrict high,
+                                  const int64_t *restrict rule, int64_t codes, int64_t *restrict counts,
+                                  int64_t *restrict hands, int64_t path) {
+    int64_t paths = cpu_paths();
+    if (path < 0) {
+        path = (paths >> PATH_AVX512) & 1 ? PATH_AVX512 : (paths >> PATH_AVX2) & 1 ? PATH_AVX2 : PATH_PORTABLE;
+    }
+    if (path > PATH_AVX512 || !((paths >> path) & 1)) {
+        return -3;
+    }
+    int64_t b = 0;
+#ifdef HAZARD_X86_SIMD
+    /* the widest groups first, then narrower ones for the blocks left over, then the portable path */
+    static const struct {
+        int64_t path, blocks;
+    } groups[] = {{PATH_AVX512, 32}, {PATH_AVX512, 16}, {PATH_AVX2, 8}};
+    int fit = codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1;
+    for (int n = 0; n < 3 && fit && path != PATH_PORTABLE; n++) {
+        int64_t group = groups[n].blocks, on = groups[n].path;
+        if (on > path || !((paths >> on) & 1)) {
+            continue;
+        }
+        for (; b + group <= blocks && fits_32_bits(quotas + 2 * b, 2 * (int)group); b += group) {
+            int64_t result = play_group(on, lanes + 2 * b, 2 * (int)group, quotas + 2 * b, chunk, entries,
+                                        n_entries, start, rule, codes, counts, hands);
+            if (result != 0) {
+                return result;
+            }
+        }
+    }
+#endif
+    for (; b < blocks; b++) {
+        int64_t result = hazard_play_block(&lanes[2 * b], &lanes[2 * b + 1], quotas[2 * b], quotas[2 * b + 1],
+                                           chunk, entries, n_entries, start, low, high, rule, codes, counts,
+                                           hands);
+        if (result != 0) {
+            return result;
+        }
+    }
+    return 0;
+}

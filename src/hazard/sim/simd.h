@@ -1,0 +1,93 @@
+/*
+ * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path;
+ * simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
+ * rare sums of long rounds and hands. Only x86-64 builds by GCC or Clang have vector paths.
+ */
+
+#ifndef HAZARD_SIMD_H
+#define HAZARD_SIMD_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "kernels.h"
+
+#define PATH_PORTABLE 0
+#define PATH_AVX2 1
+#define PATH_AVX512 2
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(HAZARD_NO_SIMD)
+#define HAZARD_X86_SIMD 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+/* native.c's constants (hazard.sim.tables'), which the loader checks there. */
+#define THROW_BUCKETS 64
+#define HAND_BUCKETS 64
+#define COUNT_WIDTH (THROW_BUCKETS + 2)
+#define HAND_WIDTH (HAND_BUCKETS + 2)
+#define NEXT_MASK 0xFFFFULL
+#define THROW_BIT 16
+#define CODE_SHIFT 17
+#define DIGITS_PER_WORD 11
+#define PCG_HIGH 2549297995355413924ULL /* native.c's generator: PCG64's multiplier, high and low halves */
+#define PCG_LOW 4865540595714422341ULL
+#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11: a word at or over it is drawn again */
+#define M11 131621703842267136ULL         /* 36**11 */
+#define M6 2176782336ULL                  /* 36**6 */
+
+#define BATCH_WORDS 16
+#define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
+#define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
+#define MAX_CODES 4096
+
+#ifdef HAZARD_X86_SIMD
+/* The lanes of a vector path and what they share. A lane's table entry, as the gathers read it, is 32
+ * bits: the next offset (16), the throw counted (1), the passing rule's win, counted loss and no main
+ * (3), the outcome code (12). */
+typedef struct {
+    int lanes;
+    uint32_t *table;
+    uint32_t *low, *high; /* the batch's words, [word][lane] */
+    uint32_t *digits;     /* the batch's digits, [step][lane] */
+    uint32_t *keys, *hand_keys;
+    uint32_t *offset, *throws, *streak, *kept, *rounds; /* each lane's, between batches */
+    int64_t *counts, *hands;                            /* the first copy of each */
+    uint32_t after;
+    int hands_on;
+} vector_lanes;
+
+/* The lanes of each mask of eight, in order: an AVX2 vector packed by a permutation. */
+typedef struct {
+    uint32_t lut[256][8];
+} packer;
+
+/* The rare long round (throws in the last bucket) or long hand: its exact sums, lane by lane. */
+static inline void long_rounds(int mask, const uint32_t *throws, const uint32_t *rows, int64_t *counts, int width) {
+    for (int lane = 0; lane < width; lane++) {
+        if ((mask >> lane) & 1) {
+            uint64_t t = throws[lane];
+            counts[rows[lane] + THROW_BUCKETS] += (int64_t)t;
+            counts[rows[lane] + THROW_BUCKETS + 1] += (int64_t)(t * t);
+        }
+    }
+}
+
+/* The long hands of a step (kept in the last bucket, the dice passed): their exact sums. */
+static inline void long_hands(int mask, const uint32_t *kept, int64_t *hands, int width) {
+    for (int lane = 0; lane < width; lane++) {
+        if ((mask >> lane) & 1) {
+            uint64_t k = kept[lane];
+            hands[HAND_BUCKETS] += (int64_t)k;
+            hands[HAND_BUCKETS + 1] += (int64_t)(k * k);
+        }
+    }
+}
+
+/* simd512.c: the AVX-512 path's words and batch (simd.c's play_group calls them). */
+void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
+void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk, int64_t *nh);
+#endif
+
+#endif
