@@ -372,7 +372,9 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
-    sources = [str(folder / name) for name in ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd512.c")]
+    sources = [
+        str(folder / name) for name in ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd512.c")
+    ]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
@@ -451,6 +453,15 @@ def test_an_installation_without_the_kernels_is_told_how_to_mend_it(monkeypatch:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(native.NativeUnavailable, match=r"install it again \(pip install \."):
         native.library_file()
+
+
+def test_a_library_of_another_version_is_refused_with_what_it_lacks() -> None:
+    """A stale build that lacks a kernel is one clear refusal, not an AttributeError: here the program's own
+    symbols, which have none of hazard's."""
+    with pytest.raises(
+        native.NativeUnavailable, match=r"another version of hazard \(they have no hazard_constants\)"
+    ):
+        native.NativeKernels(ctypes.CDLL(None), Path("stale.so"))
 
 
 def _compiler() -> list[str]:

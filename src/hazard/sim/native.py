@@ -1,5 +1,6 @@
-"""The simulator's kernels in C (``native.c``; ``session.c`` for sessions; ``simd.c`` and ``simd512.c`` for
-the vector paths), compiled into the package when it is installed, loaded with ctypes.
+"""The simulator's kernels in C (``native.c``, with the tally in ``tally.c``; ``session.c`` for sessions;
+``seed.c`` for a lane's seeding; ``simd.c`` and ``simd512.c`` for the vector paths), compiled into the package
+when it is installed, loaded with ctypes.
 
 setup.py builds the C files (with ``_module.c``, an empty module around them) as the
 extension ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or
@@ -151,6 +152,40 @@ def _chosen_path(offered: tuple[str, ...]) -> str:
     return wanted
 
 
+def _foreign(library: ctypes.CDLL, name: str, argtypes: list[Any], restype: Any = None) -> Any:
+    """The library's function ``name``, declared with its arguments' and its result's C types; a library
+    without it is refused as a build of another version."""
+    try:
+        function = getattr(library, name)
+    except AttributeError:
+        raise NativeUnavailable(
+            f"the C kernels in {library._name} were built from another version of hazard (they have no "
+            f"{name}): install it again"
+        ) from None
+    function.argtypes = argtypes
+    function.restype = restype
+    return function
+
+
+def _check_constants(library: ctypes.CDLL, path: Path) -> None:
+    """Refuse a build whose constants are not hazard.sim's: a stale or mismatched install."""
+    constants = (ctypes.c_uint64 * 7)()
+    _foreign(library, "hazard_constants", [_u64p])(constants)
+    expected = [DIGITS_PER_WORD, WORD_LIMIT, NEXT_MASK, THROW_BIT, CODE_SHIFT, THROW_BUCKETS, HAND_BUCKETS]
+    if list(constants) != expected:
+        raise NativeUnavailable(
+            f"the C kernels in {path} were built from another version of hazard (their constants differ "
+            "from hazard.sim's): install it again"
+        )
+    session_constants = (ctypes.c_uint64 * 6)()
+    _foreign(library, "hazard_session_constants", [_u64p])(session_constants)
+    if list(session_constants) != [*expected[:5], SESSION_MAX_PLAYERS]:
+        raise NativeUnavailable(
+            f"the session kernel in {path} was built from another version of hazard (its constants "
+            "differ from hazard.sim's): install it again"
+        )
+
+
 class NativeKernels:
     """The C kernels behind the calls :class:`~hazard.sim.backend.Kernels` names (arrays checked first)."""
 
@@ -158,72 +193,45 @@ class NativeKernels:
 
     def __init__(self, library: ctypes.CDLL, path: Path) -> None:
         self.path = path
-        library.hazard_kernel_paths.argtypes = []
-        library.hazard_kernel_paths.restype = _I64
-        bits = int(library.hazard_kernel_paths())
+        _check_constants(library, path)
+        bits = int(_foreign(library, "hazard_kernel_paths", [], _I64)())
         self.kernel_paths = tuple(name for n, name in enumerate(KERNEL_PATHS) if bits >> n & 1)
         """The paths this build and CPU offer, the portable one first and the best last."""
         self.kernel_path = _chosen_path(self.kernel_paths)
         """The path a block of rounds is played on (:data:`PATH_VARIABLE`, else the best offered)."""
         self.blocks_per_call = BLOCKS_PER_CALL[self.kernel_path]
         """How many blocks a study of rounds hands :meth:`play_blocks` at a time."""
-        constants = (ctypes.c_uint64 * 7)()
-        library.hazard_constants.argtypes = [_u64p]
-        library.hazard_constants.restype = None
-        library.hazard_constants(constants)
-        expected = [
-            DIGITS_PER_WORD,
-            WORD_LIMIT,
-            NEXT_MASK,
-            THROW_BIT,
-            CODE_SHIFT,
-            THROW_BUCKETS,
-            HAND_BUCKETS,
-        ]
-        if list(constants) != expected:
-            raise NativeUnavailable(
-                f"the C kernels in {path} were built from another version of hazard (their constants differ "
-                "from hazard.sim's): install it again"
-            )
-        session_constants = (ctypes.c_uint64 * 6)()
-        library.hazard_session_constants.argtypes = [_u64p]
-        library.hazard_session_constants.restype = None
-        library.hazard_session_constants(session_constants)
-        if list(session_constants) != [*expected[:5], SESSION_MAX_PLAYERS]:
-            raise NativeUnavailable(
-                f"the session kernel in {path} was built from another version of hazard (its constants "
-                "differ from hazard.sim's): install it again"
-            )
-        self._play_lanes = library.hazard_play_lanes
-        self._play_lanes.argtypes = [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
-        self._play_lanes.restype = None
-        self._play_block = library.hazard_play_block
-        self._play_block.argtypes = [_VOID, _VOID, _I64, _I64, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64]
-        self._play_block.argtypes += [_VOID, _VOID]
-        self._play_block.restype = _I64
-        self._play_blocks = library.hazard_play_blocks
-        self._play_blocks.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64]
-        self._play_blocks.argtypes += [_VOID, _VOID, _I64]
-        self._play_blocks.restype = _I64
-        self._tally = library.hazard_tally
-        self._tally.argtypes = [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID]
-        self._tally.restype = None
-        self._sessions = library.hazard_play_sessions
-        self._sessions.argtypes = [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3, _I64]
-        self._sessions.restype = _I64
-        self._session_blocks = library.hazard_play_session_blocks
-        self._session_blocks.argtypes = [ctypes.c_uint64] * 4 + [_I64, _VOID, _I64, *[_VOID] * 4, _I64, _I64]
-        self._session_blocks.argtypes += [*[_VOID] * 3, _I64]
-        self._session_blocks.restype = _I64
-        self._seeded_lane = library.hazard_seed_lane
-        self._seeded_lane.argtypes = [ctypes.c_uint64] * 5 + [_VOID]
-        self._seeded_lane.restype = None
-        self._add = library.hazard_add
-        self._add.argtypes = [_VOID, _VOID, _I64, _I64]
-        self._add.restype = None
-        self._words = library.hazard_lane_words
-        self._words.argtypes = [_VOID, _VOID, _I64]
-        self._words.restype = None
+        self._play_lanes = _foreign(
+            library, "hazard_play_lanes", [_VOID, _VOID, _I64, _I64, _VOID, _I64, *[_VOID] * 6]
+        )
+        self._play_block = _foreign(
+            library,
+            "hazard_play_block",
+            [_VOID, _VOID, _I64, _I64, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64, _VOID, _VOID],
+            _I64,
+        )
+        self._play_blocks = _foreign(
+            library,
+            "hazard_play_blocks",
+            [_VOID, _I64, _VOID, _I64, _VOID, _I64, _I64, *[_VOID] * 3, _I64, _VOID, _VOID, _I64],
+            _I64,
+        )
+        self._tally = _foreign(library, "hazard_tally", [_VOID, _I64, _VOID, _I64, _VOID, _VOID, _VOID])
+        self._sessions = _foreign(
+            library,
+            "hazard_play_sessions",
+            [_VOID, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3, _I64],
+            _I64,
+        )
+        self._session_blocks = _foreign(
+            library,
+            "hazard_play_session_blocks",
+            [*[ctypes.c_uint64] * 4, _I64, _VOID, _I64, *[_VOID] * 4, _I64, _I64, *[_VOID] * 3, _I64],
+            _I64,
+        )
+        self._seeded_lane = _foreign(library, "hazard_seed_lane", [*[ctypes.c_uint64] * 5, _VOID])
+        self._add = _foreign(library, "hazard_add", [_VOID, _VOID, _I64, _I64])
+        self._words = _foreign(library, "hazard_lane_words", [_VOID, _VOID, _I64])
 
     @staticmethod
     def pair_tables() -> tuple[Buffer, Buffer]:

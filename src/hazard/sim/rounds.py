@@ -114,7 +114,7 @@ def _play_blocks(
     counts = zeros("q", TALLY_WAYS * table.codes * (THROW_BUCKETS + 2))
     hands = zeros("q", TALLY_WAYS * (HAND_BUCKETS + 2))
     kernels = backend()
-    # seeded in C (session.c's hazard_seed_lane): in Python, SeedSequence's hashing took 31-78 us a lane
+    # seeded in C (seed.c's hazard_seed_lane): in Python, SeedSequence's hashing took 31-78 us a lane
     blocks = range(first, first + len(sizes))
     lanes = [
         kernels.seeded_lane(seed, ROUND_STREAM, block, lane) for block in blocks for lane in range(LANES)
