@@ -69,7 +69,10 @@ def test_the_exact_odds_load_the_analysis_alone() -> None:
     out, modules = _run("odds", "-r", "wikipedia")
     assert "wikipedia" in out.lower()
     assert "hazard.analysis" in modules
-    assert not _loaded(modules, (*_HEAVY, "hazard.analysis.bets", "typer.rich_utils", "hazard.cli.play"))
+    assert not _loaded(
+        modules,
+        (*_HEAVY, "hazard.analysis.bets", "hazard.core.propositions", "typer.rich_utils", "hazard.cli.play"),
+    )
 
 
 def test_a_command_s_help_loads_its_module_alone_and_no_markdown() -> None:

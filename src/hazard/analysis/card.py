@@ -23,7 +23,6 @@ from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text, readable_fraction
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.propositions import SOURCE_BETS
 from hazard.core.rules import MainMethod, Opening, Ruleset
 from hazard.core.rulesets import settling_paytable
 
@@ -171,8 +170,10 @@ def table_card(ruleset: Ruleset, paytable: Paytable | None) -> TableCard:
         )
     mains = tuple(row.main for row in ruleset.rows)
     grid = tuple((total, tuple(_CELL[row.opening(total)] for row in ruleset.rows)) for total in TOTALS)
-    # Here, not at the top: the side bets' parser would slow hazard rules and odds, which take the wording
+    # Here, not at the top: the side bets and their parser would slow hazard rules and odds, which take the
+    # wording alone
     from hazard.analysis.bets import analyse_bet  # noqa: PLC0415
+    from hazard.core.propositions import SOURCE_BETS  # noqa: PLC0415
 
     bets = tuple(
         CardBet(text, analysis.fair_odds, fraction_text(analysis.probability))
