@@ -186,6 +186,42 @@ def _check_constants(library: ctypes.CDLL, path: Path) -> None:
         )
 
 
+def _session_arrays(  # noqa: PLR0917
+    call: str,
+    entries: Buffer,
+    start: int,
+    net: Buffer,
+    rule: Buffer,
+    settings: Buffer,
+    bankrolls: Buffer,
+    out_bank: Buffer,
+    out_ruin: Buffer,
+    out_stats: Buffer,
+) -> tuple[Any, ...]:
+    """The session kernels' arguments from the table on, checked, as both C functions take them after
+    their lane or their seed; ``call`` names the caller in a refusal."""
+    players = _items(bankrolls)
+    sessions = _items(out_bank) // max(players, 1)
+    if not 1 <= players <= SESSION_MAX_PLAYERS:
+        raise ValueError(f"{call}: expected 1 to {SESSION_MAX_PLAYERS} players")
+    if _items(out_bank) != sessions * players or _items(net) != _items(rule):
+        raise ValueError(f"{call}: bankrolls, outputs, net and rule do not fit together")
+    return (
+        _address(entries, "uint64"),
+        int(start),
+        _address(net, "float64"),
+        _address(rule, "int64"),
+        _address(settings, "float64", 7),
+        _address(bankrolls, "float64"),
+        players,
+        sessions,
+        _address(out_bank, "float64"),
+        _address(out_ruin, "int64", sessions * players),
+        _address(out_stats, "float64", sessions * 7),
+        _items(net),
+    )
+
+
 class NativeKernels:
     """The C kernels behind the calls :class:`~hazard.sim.backend.Kernels` names (arrays checked first)."""
 
@@ -437,29 +473,8 @@ class NativeKernels:
         ``settings``: rounds, staking, the grain (grains in the base stake), progression cap, the most a
         base stake can win the caster (in grains), the stake arrangement, the base stake (in units).
         ``out_bank`` and ``out_ruin`` are (sessions, players), ``out_stats`` (sessions, 7)."""
-        players = _items(bankrolls)
-        sessions = _items(out_bank) // max(players, 1)
-        if not 1 <= players <= SESSION_MAX_PLAYERS:
-            raise ValueError(f"play_sessions: expected 1 to {SESSION_MAX_PLAYERS} players")
-        if _items(out_bank) != sessions * players or _items(net) != _items(rule):
-            raise ValueError("play_sessions: bankrolls, outputs, net and rule do not fit together")
-        used = int(
-            self._sessions(
-                _lane(bits),
-                _address(entries, "uint64"),
-                int(start),
-                _address(net, "float64"),
-                _address(rule, "int64"),
-                _address(settings, "float64", 7),
-                _address(bankrolls, "float64"),
-                players,
-                sessions,
-                _address(out_bank, "float64"),
-                _address(out_ruin, "int64", sessions * players),
-                _address(out_stats, "float64", sessions * 7),
-                _items(net),
-            )
-        )
+        arrays = (entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats)
+        used = int(self._sessions(_lane(bits), *_session_arrays("play_sessions", *arrays)))
         if used == -2:
             raise MemoryError("play_sessions: out of memory")
         return used
@@ -484,35 +499,13 @@ class NativeKernels:
         own lane seeded from ``seed`` (:meth:`seeded_lane`), as many as the outputs hold (the last block may
         be shorter): what :meth:`play_sessions` gives block by block, in one call (session.c)."""
         check_seed(seed)
-        players = _items(bankrolls)
-        sessions = _items(out_bank) // max(players, 1)
-        if not 1 <= players <= SESSION_MAX_PLAYERS or per_block < 1:
-            raise ValueError(
-                f"play_session_blocks: expected 1 to {SESSION_MAX_PLAYERS} players, blocks of 1 or more"
-            )
-        if _items(out_bank) != sessions * players or _items(net) != _items(rule):
-            raise ValueError("play_session_blocks: bankrolls, outputs, net and rule do not fit together")
-        blocks = -(-sessions // per_block)
+        if per_block < 1:
+            raise ValueError("play_session_blocks: expected blocks of 1 or more sessions")
+        arrays = (entries, start, net, rule, settings, bankrolls, out_bank, out_ruin, out_stats)
+        checked = _session_arrays("play_session_blocks", *arrays)
+        blocks = -(-(_items(out_bank) // _items(bankrolls)) // per_block)
         if not (0 <= kind < 2**64 and first_block >= 0 and first_block + blocks <= 2**64):
             raise ValueError("play_session_blocks: each spawn key must be from 0 to 2**64 - 1")
-        refused = self._session_blocks(
-            seed >> 64,
-            seed & _MASK64,
-            kind,
-            first_block,
-            per_block,
-            _address(entries, "uint64"),
-            int(start),
-            _address(net, "float64"),
-            _address(rule, "int64"),
-            _address(settings, "float64", 7),
-            _address(bankrolls, "float64"),
-            players,
-            sessions,
-            _address(out_bank, "float64"),
-            _address(out_ruin, "int64", sessions * players),
-            _address(out_stats, "float64", sessions * 7),
-            _items(net),
-        )
+        refused = self._session_blocks(seed >> 64, seed & _MASK64, kind, first_block, per_block, *checked)
         if refused == -2:
             raise MemoryError("play_session_blocks: out of memory")
