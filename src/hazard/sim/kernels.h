@@ -1,7 +1,8 @@
 /*
- * What the simulator's C files share (native.c, tally.c, session.c, seed.c, compiled into one library by
- * setup.py): the mark of an exported function, a lane's generator state, and the functions one file
- * calls in another. Portable C11, as each of them.
+ * What the simulator's C files share (native.c, tally.c, session.c, seed.c, simd.c, simd512.c, compiled
+ * into one library by setup.py): the mark of an exported function, a lane's generator state, the
+ * constants of the stream and the tables (each written here once), and the functions one file calls in
+ * another. Portable C11, as each of them.
  */
 
 #ifndef HAZARD_KERNELS_H
@@ -23,6 +24,25 @@
 typedef struct {
     uint64_t state_high, state_low, inc_high, inc_low;
 } hazard_lane;
+
+/* PCG64's multiplier, high and low halves. */
+#define PCG_MULTIPLIER_HIGH 2549297995355413924ULL
+#define PCG_MULTIPLIER_LOW 4865540595714422341ULL
+
+/* The constants of hazard.sim.stream and hazard.sim.tables, which native.py checks against Python's when
+ * it loads the library (hazard_constants, hazard_session_constants): a word's base-36 digits, and how an
+ * entry of the rounds' table packs the next state, the throw bit and the outcome code. */
+#define DIGITS_PER_WORD 11
+#define M11 131621703842267136ULL          /* 36**11 */
+#define M6 2176782336ULL                   /* 36**6 < 2**32: a word's low six digits, and its high five, fit 32 bits */
+#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11: a word at or over it is drawn again */
+#define NEXT_MASK 0xFFFFULL
+#define THROW_BIT 16
+#define CODE_SHIFT 17
+#define THROW_BUCKETS 64
+#define HAND_BUCKETS 64
+#define COUNT_WIDTH (THROW_BUCKETS + 2) /* a copy of the counts: an outcome's row, by throws' bucket */
+#define HAND_WIDTH (HAND_BUCKETS + 2)   /* a copy of the hands' counts, by length's bucket */
 
 /* native.c: a lane's next n words (the one generator, which session.c draws through too). */
 void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n);

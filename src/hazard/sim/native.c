@@ -21,8 +21,6 @@
 
 #include "kernels.h"
 
-#define PCG_MULTIPLIER_HIGH 2549297995355413924ULL
-#define PCG_MULTIPLIER_LOW 4865540595714422341ULL
 
 #if defined(__SIZEOF_INT128__) && !defined(HAZARD_NO_INT128)
 __extension__ typedef unsigned __int128 hazard_u128;
@@ -77,16 +75,7 @@ EXPORT void hazard_lane_words(hazard_lane *lane, uint64_t *out, int64_t n) {
     }
 }
 
-/* The constants of hazard.sim.stream and hazard.sim.tables; native.py checks them against Python's. */
-#define DIGITS_PER_WORD 11
-#define M11 131621703842267136ULL         /* 36**11 */
-#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11 */
 #define PAIRS ((DIGITS_PER_WORD - 1) / 2)
-#define NEXT_MASK 0xFFFFULL
-#define THROW_BIT 16
-#define CODE_SHIFT 17
-#define THROW_BUCKETS 64
-#define HAND_BUCKETS 64
 
 /* The constants above, for the loader to compare with its own: a stale or mismatched build is refused. */
 EXPORT void hazard_constants(uint64_t *out) {
@@ -242,7 +231,6 @@ static int fast_table_of(const uint64_t *restrict entries, int64_t n, fast_table
 /* The words a lane draws at a time in the fast loop: drawn ahead, so that the calls into the bit
  * generator (which must save every live register) come once per WORDS words, not once a word. */
 #define WORDS 4
-#define M6 2176782336ULL /* 36**6 < 2**32: a word's low six digits, and its high five, each fit 32 bits */
 
 /* The next n accepted words of each of `lanes` lanes, each split as play_pair splits it: lane l's word i
  * has its low six base-36 digits (w % 36^6) at low[i * lanes + l] and its high five (w / 36^6) at

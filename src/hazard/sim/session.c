@@ -17,13 +17,6 @@
 
 #include "kernels.h"
 
-#define DIGITS_PER_WORD 11
-#define M11 131621703842267136ULL         /* 36**11 */
-#define M6 2176782336ULL                  /* 36**6: a word's low six digits, and its high five, fit 32 bits */
-#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11 */
-#define NEXT_MASK 0xFFFFULL
-#define THROW_BIT 16
-#define CODE_SHIFT 17
 #define WORD_BATCH 32 /* words drawn at a time */
 #define MAX_PLAYERS 64 /* SessionConfig's most players */
 #define STATS 7

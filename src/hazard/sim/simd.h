@@ -22,21 +22,6 @@
 #include <immintrin.h>
 #endif
 
-/* native.c's constants (hazard.sim.tables'), which the loader checks there. */
-#define THROW_BUCKETS 64
-#define HAND_BUCKETS 64
-#define COUNT_WIDTH (THROW_BUCKETS + 2)
-#define HAND_WIDTH (HAND_BUCKETS + 2)
-#define NEXT_MASK 0xFFFFULL
-#define THROW_BIT 16
-#define CODE_SHIFT 17
-#define DIGITS_PER_WORD 11
-#define PCG_HIGH 2549297995355413924ULL /* native.c's generator: PCG64's multiplier, high and low halves */
-#define PCG_LOW 4865540595714422341ULL
-#define WORD_LIMIT 18427038537917399040ULL /* 140 * 36**11: a word at or over it is drawn again */
-#define M11 131621703842267136ULL         /* 36**11 */
-#define M6 2176782336ULL                  /* 36**6 */
-
 #define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */

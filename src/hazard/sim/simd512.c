@@ -75,14 +75,14 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
         ih[lane] = bits[lane].inc_high;
         il[lane] = bits[lane].inc_low;
     }
-    const __m512i ml = _mm512_set1_epi64((long long)PCG_LOW), mh = _mm512_set1_epi64((long long)PCG_HIGH);
+    const __m512i ml = _mm512_set1_epi64((long long)PCG_MULTIPLIER_LOW), mh = _mm512_set1_epi64((long long)PCG_MULTIPLIER_HIGH);
     const __m512i limit = _mm512_set1_epi64((long long)WORD_LIMIT), one = _mm512_set1_epi64(1);
     for (int i = 0; i < n; i++) {
         for (int g = 0; g < lanes; g += 8) {
             __m512i lo = _mm512_loadu_si512((const void *)(sl + g)), hi = _mm512_loadu_si512((const void *)(sh + g));
             __m512i product = _mm512_mullo_epi64(lo, ml);
             __m512i new_lo = _mm512_add_epi64(product, _mm512_loadu_si512((const void *)(il + g)));
-            __m512i new_hi = _mm512_add_epi64(mulhi_avx512(lo, PCG_LOW), _mm512_mullo_epi64(hi, ml));
+            __m512i new_hi = _mm512_add_epi64(mulhi_avx512(lo, PCG_MULTIPLIER_LOW), _mm512_mullo_epi64(hi, ml));
             new_hi = _mm512_add_epi64(new_hi, _mm512_mullo_epi64(lo, mh));
             new_hi = _mm512_add_epi64(new_hi, _mm512_loadu_si512((const void *)(ih + g)));
             new_hi = _mm512_mask_add_epi64(new_hi, _mm512_cmplt_epu64_mask(new_lo, product), new_hi, one);

@@ -10,14 +10,7 @@
 
 #include "kernels.h"
 
-/* native.c's (and hazard.sim.tables'): native.c hands them to the loader, which checks them. */
-#define THROW_BUCKETS 64
-#define HAND_BUCKETS 64
-
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return b < a ? b : a; }
-
-#define COUNT_WIDTH (THROW_BUCKETS + 2)
-#define HAND_WIDTH (HAND_BUCKETS + 2)
 
 /* One round of a log into one copy of the counts: its outcome's row, its bucket by throws. */
 static inline void count_round(int64_t *restrict counts, uint64_t value) {
