@@ -23,7 +23,7 @@ from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text, readable_fraction
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Opening, Ruleset
+from hazard.core.rules import MainMethod, Ruleset
 from hazard.core.rulesets import settling_paytable
 
 __all__ = [
@@ -53,8 +53,6 @@ SET_CHANCE = (
 
 BETS_SOURCE = "002_e25665f301869517.txt"
 """The source whose "good even money bets" the card lists (ECWS, after Cotton)."""
-
-_CELL = {Opening.NICK: "nick", Opening.OUT: "out", Opening.CHANCE: "chance", Opening.AGAIN: "again"}
 
 
 def totals_text(values: Iterable[int]) -> str:
@@ -169,7 +167,7 @@ def table_card(ruleset: Ruleset, paytable: Paytable | None) -> TableCard:
             "round from the throw for the main."
         )
     mains = tuple(row.main for row in ruleset.rows)
-    grid = tuple((total, tuple(_CELL[row.opening(total)] for row in ruleset.rows)) for total in TOTALS)
+    grid = tuple((total, tuple(row.opening(total).value for row in ruleset.rows)) for total in TOTALS)
     # Here, not at the top: the side bets and their parser would slow hazard rules and odds, which take the
     # wording alone
     from hazard.analysis.bets import analyse_bet  # noqa: PLC0415

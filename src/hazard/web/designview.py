@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hazard.analysis import Design, MainChange, kept_change
+from hazard.analysis.card import METHOD_WORDS
 from hazard.analysis.odds import as_float
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
@@ -19,14 +20,6 @@ from hazard.core.rulesets import builtin_paytables
 from hazard.web.views import Option
 
 __all__ = ["Column", "DesignerView", "Figure", "FigureRow", "designer_view"]
-
-_METHOD_WORDS = {
-    MainMethod.CALLED: "called by the caster",
-    MainMethod.THROWN: "thrown, and thrown again outside the mains",
-    MainMethod.THROWN_OR_PASS: "thrown, and the dice pass outside the mains",
-    MainMethod.FIXED: "fixed (one main only)",
-}
-_CELL_WORDS = {Opening.NICK: "nick", Opening.OUT: "out", Opening.CHANCE: "chance", Opening.AGAIN: "again"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +103,7 @@ def _column(ruleset: Ruleset, main: int) -> Column:
     shown = main in ruleset.mains
     row = ruleset.row(main) if shown else _starting_row(main)
     cells = tuple(
-        (total, tuple(Option(o.value, _CELL_WORDS[o], row.opening(total) is o) for o in Opening))
-        for total in TOTALS
+        (total, tuple(Option(o.value, o.value, row.opening(total) is o) for o in Opening)) for total in TOTALS
     )
     return Column(main, shown, cells)
 
@@ -158,7 +150,7 @@ def designer_view(start: Ruleset, design: Design, rulesets: Iterable[Ruleset]) -
         ident=f"{start.id}-designed",
         name=f"{start.name}, as designed",
         citation=f"{start.source.citation}; changed in hazard's ruleset designer",
-        methods=tuple(Option(m.value, _METHOD_WORDS[m], m is start.method) for m in MainMethod),
+        methods=tuple(Option(m.value, METHOD_WORDS[m], m is start.method) for m in MainMethod),
         columns=tuple(_column(start, main) for main in TOTALS),
         chance_range=tuple((total, total in start.chances) for total in TOTALS),
         after_losses=start.passing.after_losses,
