@@ -216,10 +216,10 @@ def console() -> Console:
     JSON or CSV does not load Rich at all)."""
     from rich.console import Console  # noqa: PLC0415
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     if not console.is_terminal:
         # Piped or captured output has no width to measure; Rich's 80 would fold the wider tables.
-        console = Console(highlight=False, width=120)
+        console = Console(highlight=False, emoji=False, width=120)
     return console
 
 

@@ -16,7 +16,6 @@ docs/benchmarks.md):
 from __future__ import annotations
 
 import contextlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -24,7 +23,14 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import importlib.abc
+
     import typer
+
+    _Loader = importlib.abc.Loader
+    _Finder = importlib.abc.MetaPathFinder
+else:  # the import system needs only the methods; importlib.abc would cost every start-up about 8 ms
+    _Loader = _Finder = object
 
 __all__ = ["SUMMARIES", "lighter_rich_help", "listed_commands"]
 
@@ -127,7 +133,7 @@ def _remove(placed: Sequence[str]) -> None:
         sys.modules.pop(name, None)
 
 
-class _HelpLoader(importlib.abc.Loader):
+class _HelpLoader(_Loader):
     """Typer's own loader for ``typer.rich_utils``, run with the stand-ins in place; they go at once after."""
 
     def __init__(self, loader: importlib.abc.Loader) -> None:
@@ -152,7 +158,7 @@ class _HelpLoader(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
-class _HelpFinder(importlib.abc.MetaPathFinder):
+class _HelpFinder(_Finder):
     """Finds ``typer.rich_utils`` once, as the path would, and hands it :class:`_HelpLoader`."""
 
     def find_spec(
