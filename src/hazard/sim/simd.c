@@ -8,9 +8,9 @@
  * added up. The tests hold every path this CPU has to the portable one and to the reference.
  *
  * How a vector path plays: in batches of BATCH_WORDS words a lane, while every lane is more than a batch's
- * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (scalar, in
- * native.c; on AVX-512 eight lanes at a time, in simd512.c) and split into their low six and high five
- * digits, (2) the digits of all lanes are taken out
+ * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (four lanes to
+ * a vector on AVX2, in simd256.c; eight on AVX-512, in simd512.c; the same words as native.c's generator)
+ * and split into their low six and high five digits, (2) the digits of all lanes are taken out
  * eight or sixteen lanes at a time (a 32-bit multiply-high division by 36), (3) all lanes step through
  * their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
  * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
@@ -126,7 +126,6 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
 #define AVX2_LANES 16
-#define AVX2_TARGET "avx2,popcnt"
 
 /* x / 36 for eight 32-bit x, exactly: x * ceil(2^35 / 36) >> 35 (the error, 4x / 2^35, stays below 1/36
  * for every 32-bit x), the even and odd lanes multiplied apart. */
@@ -297,7 +296,7 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         if (path == PATH_AVX512) {
             hazard_avx512_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         } else {
-            hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+            hazard_avx2_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         }
         int64_t nk, nh;
         if (path == PATH_AVX512) {

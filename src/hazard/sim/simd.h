@@ -1,6 +1,6 @@
 /*
- * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path;
- * simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
+ * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path's
+ * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
  * rare sums of long rounds and hands. Only x86-64 builds by GCC or Clang have vector paths.
  */
 
@@ -26,6 +26,7 @@
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
 #define MAX_CODES 4096
+#define AVX2_TARGET "avx2,popcnt"
 
 #ifdef HAZARD_X86_SIMD
 /* The lanes of a vector path and what they share. A lane's table entry, as the gathers read it, is 32
@@ -70,7 +71,9 @@ static inline void long_hands(int mask, const uint32_t *kept, int64_t *hands, in
     }
 }
 
-/* simd512.c: the AVX-512 path's words and batch (simd.c's play_group calls them). */
+/* simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path's words and batch (simd.c's play_group
+ * calls them). */
+void hazard_avx2_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk, int64_t *nh);
 #endif
