@@ -114,8 +114,8 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
     for (int64_t j = 0; j < n_entries; j++) {
         uint64_t code = entries[j] >> CODE_SHIFT;
         uint64_t flags = code != 0 && (int64_t)code < codes ? (uint64_t)rule[code] & 7 : 0;
-        v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << 16) |
-                                 (flags << 17) | (code << 20));
+        v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << ENTRY_THROW) |
+                                 (flags << ENTRY_WIN) | ((code * COUNT_WIDTH) << ENTRY_ROW));
     }
     /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64 */
     v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)rule[0];
@@ -186,10 +186,10 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
             digits_avx2(high_top, 2, out + 9 * n, n);
         }
     }
-    const __m256i mask16 = _mm256_set1_epi32(0xFFFF), one = _mm256_set1_epi32(1);
-    const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1), width = _mm256_set1_epi32(COUNT_WIDTH);
+    const __m256i next = _mm256_set1_epi32((int)ENTRY_NEXT), one = _mm256_set1_epi32(1);
+    const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1);
     const __m256i below = _mm256_set1_epi32(THROW_BUCKETS - 2); /* > this: in the last bucket */
-    const __m256i win_bit = _mm256_set1_epi32(1 << 17), main_bit = _mm256_set1_epi32(1 << 19);
+    const __m256i win_bit = _mm256_set1_epi32(1 << ENTRY_WIN), main_bit = _mm256_set1_epi32(1 << ENTRY_NO_MAIN);
     const __m256i after = _mm256_set1_epi32((int)v->after), zero = _mm256_setzero_si256();
     __m256i o[2], t[2], streak[2], kept[2], rounds[2];
     for (int g = 0; g < 2; g++) {
@@ -208,12 +208,11 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
         for (int g = 0; g < 2; g++) {
             __m256i d = _mm256_loadu_si256((const __m256i *)(digits + s * n + 8 * g));
             __m256i e = _mm256_i32gather_epi32(table, _mm256_add_epi32(o[g], d), 4);
-            o[g] = _mm256_and_si256(e, mask16);
-            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, THROW_BIT), one));
-            __m256i code = _mm256_srli_epi32(e, 20);
-            __m256i end = _mm256_cmpgt_epi32(code, zero);
+            o[g] = _mm256_and_si256(e, next);
+            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, ENTRY_THROW), one));
+            __m256i row = _mm256_srli_epi32(e, ENTRY_ROW);
+            __m256i end = _mm256_cmpgt_epi32(row, zero);
             int m = _mm256_movemask_ps(_mm256_castsi256_ps(end));
-            __m256i row = _mm256_mullo_epi32(code, width);
             __m256i key = _mm256_add_epi32(row, _mm256_min_epu32(t[g], last));
             __m256i order = _mm256_loadu_si256((const __m256i *)p->lut[m]);
             _mm256_storeu_si256((__m256i *)(keys + k), _mm256_permutevar8x32_epi32(key, order));
@@ -230,7 +229,7 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
             if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
                 __m256i win = _mm256_cmpeq_epi32(_mm256_and_si256(e, win_bit), win_bit);
                 __m256i no_main = _mm256_cmpeq_epi32(_mm256_and_si256(e, main_bit), main_bit);
-                __m256i counted = _mm256_and_si256(_mm256_srli_epi32(e, 18), one);
+                __m256i counted = _mm256_and_si256(_mm256_srli_epi32(e, ENTRY_LOSS), one);
                 kept[g] = _mm256_sub_epi32(kept[g], _mm256_andnot_si256(no_main, end));
                 streak[g] = _mm256_andnot_si256(win, _mm256_add_epi32(streak[g], counted));
                 __m256i reached = _mm256_cmpeq_epi32(_mm256_max_epu32(streak[g], after), streak[g]);
@@ -373,7 +372,7 @@ EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int6
     static const struct {
         int64_t path, blocks;
     } groups[] = {{PATH_AVX512, 32}, {PATH_AVX512, 16}, {PATH_AVX2, 8}};
-    int fit = codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1;
+    int fit = codes <= MAX_CODES && n_entries <= MAX_ENTRIES;
     for (int n = 0; n < 3 && fit && path != PATH_PORTABLE; n++) {
         int64_t group = groups[n].blocks, on = groups[n].path;
         if (on > path || !((paths >> on) & 1)) {

@@ -25,13 +25,22 @@
 #define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
-#define MAX_CODES 4096
+/* A lane's table entry, as the gathers read it, is 32 bits: the next offset (13), the throw counted (1),
+ * the passing rule's win, counted loss and no main (3), and the outcome's row of the counts (15: its code
+ * times COUNT_WIDTH, 0 where the round goes on), so that a key is the row plus the throws' bucket. A table
+ * or a ruleset too large for it is played the portable way. */
+#define ENTRY_NEXT 0x1FFFU
+#define ENTRY_THROW 13
+#define ENTRY_WIN 14
+#define ENTRY_LOSS 15
+#define ENTRY_NO_MAIN 16
+#define ENTRY_ROW 17
+#define MAX_ENTRIES (ENTRY_NEXT + 1)
+#define MAX_CODES ((1 << (32 - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's row fits 15 bits */
 #define AVX2_TARGET "avx2,popcnt"
 
 #ifdef HAZARD_X86_SIMD
-/* The lanes of a vector path and what they share. A lane's table entry, as the gathers read it, is 32
- * bits: the next offset (16), the throw counted (1), the passing rule's win, counted loss and no main
- * (3), the outcome code (12). */
+/* The lanes of a vector path and what they share (the table's entries laid out as above). */
 typedef struct {
     int lanes;
     uint32_t *table;
