@@ -117,13 +117,19 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
         v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << ENTRY_THROW) |
                                  (flags << ENTRY_WIN) | ((code * COUNT_WIDTH) << ENTRY_ROW));
     }
-    /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64 */
-    v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)rule[0];
+    /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64. After 0 or
+     * 1, every counted loss passes the dice, even one that also wins (as tally.c has it): after 0 here, so
+     * that no streak is needed */
+    v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : rule[0] <= 1 ? 0 : (uint32_t)rule[0];
     v->hands_on = hazard_rule_passes(rule, codes);
+    v->every_loss = v->after == 0;
     return 1;
 }
 
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
+
+#define HANDS_STREAK 1     /* the hands' work: a streak of losses kept and compared */
+#define HANDS_EVERY_LOSS 2 /* the hands' work where every counted loss passes (v->every_loss) */
 
 #define AVX2_LANES 16
 
@@ -169,8 +175,9 @@ static void packer_of(packer *p) {
 }
 
 /* One batch of every lane: the digits taken out, then every lane stepped through them, the keys left in
- * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` is constant at each
- * call, so that a ruleset whose dice never pass is compiled without the hands' work. */
+ * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` (0, HANDS_STREAK or
+ * HANDS_EVERY_LOSS) is constant at each call, so that a ruleset whose dice never pass is compiled without
+ * the hands' work, and one whose every counted loss passes them without the streak's. */
 __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes *v, const packer *p, int with_hands,
                                                                int64_t *nk, int64_t *nh) {
     const int n = AVX2_LANES;
@@ -190,7 +197,9 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
     const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1);
     const __m256i below = _mm256_set1_epi32(THROW_BUCKETS - 2); /* > this: in the last bucket */
     const __m256i win_bit = _mm256_set1_epi32(1 << ENTRY_WIN), main_bit = _mm256_set1_epi32(1 << ENTRY_NO_MAIN);
-    const __m256i after = _mm256_set1_epi32((int)v->after), zero = _mm256_setzero_si256();
+    const __m256i loss_bit = _mm256_set1_epi32(1 << ENTRY_LOSS), zero = _mm256_setzero_si256();
+    /* streak >= after as a signed streak > after - 1: a streak is below a lane's quota, below 2^31 - 1 */
+    const __m256i before = _mm256_set1_epi32((int)(v->after < INT32_MAX ? v->after : INT32_MAX) - 1);
     __m256i o[2], t[2], streak[2], kept[2], rounds[2];
     for (int g = 0; g < 2; g++) {
         o[g] = _mm256_loadu_si256((const __m256i *)(v->offset + 8 * g));
@@ -229,12 +238,14 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
             if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
                 __m256i win = _mm256_cmpeq_epi32(_mm256_and_si256(e, win_bit), win_bit);
                 __m256i no_main = _mm256_cmpeq_epi32(_mm256_and_si256(e, main_bit), main_bit);
-                __m256i counted = _mm256_and_si256(_mm256_srli_epi32(e, ENTRY_LOSS), one);
+                __m256i loss = _mm256_cmpeq_epi32(_mm256_and_si256(e, loss_bit), loss_bit);
                 kept[g] = _mm256_sub_epi32(kept[g], _mm256_andnot_si256(no_main, end));
-                streak[g] = _mm256_andnot_si256(win, _mm256_add_epi32(streak[g], counted));
-                __m256i reached = _mm256_cmpeq_epi32(_mm256_max_epu32(streak[g], after), streak[g]);
-                __m256i loss = _mm256_cmpeq_epi32(counted, one);
-                __m256i passed = _mm256_or_si256(no_main, _mm256_and_si256(loss, reached));
+                __m256i passed = _mm256_or_si256(no_main, loss);
+                if (with_hands == HANDS_STREAK) { /* else every counted loss passes, and the streak stays 0 */
+                    streak[g] = _mm256_andnot_si256(win, _mm256_sub_epi32(streak[g], loss));
+                    __m256i reached = _mm256_cmpgt_epi32(streak[g], before);
+                    passed = _mm256_or_si256(no_main, _mm256_and_si256(loss, reached));
+                }
                 int pm = _mm256_movemask_ps(_mm256_castsi256_ps(passed));
                 __m256i hand = _mm256_min_epu32(kept[g], last);
                 order = _mm256_loadu_si256((const __m256i *)p->lut[pm]);
@@ -246,7 +257,9 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
                     _mm256_storeu_si256((__m256i *)kl, kept[g]);
                     long_hands(long_hand, kl, v->hands, 8);
                 }
-                streak[g] = _mm256_andnot_si256(passed, streak[g]);
+                if (with_hands == HANDS_STREAK) {
+                    streak[g] = _mm256_andnot_si256(passed, streak[g]);
+                }
                 kept[g] = _mm256_andnot_si256(passed, kept[g]);
             }
         }
@@ -264,7 +277,12 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
 
 __attribute__((target(AVX2_TARGET))) static void batch_avx2_hands(vector_lanes *v, const packer *p, int64_t *nk,
                                                               int64_t *nh) {
-    batch_avx2(v, p, 1, nk, nh);
+    batch_avx2(v, p, HANDS_STREAK, nk, nh);
+}
+
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_every_loss(vector_lanes *v, const packer *p,
+                                                                   int64_t *nk, int64_t *nh) {
+    batch_avx2(v, p, HANDS_EVERY_LOSS, nk, nh);
 }
 
 __attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes *v, const packer *p, int64_t *nk,
@@ -311,6 +329,8 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         int64_t nk, nh;
         if (path == PATH_AVX512) {
             hazard_avx512_batch(&v, v.hands_on, &nk, &nh);
+        } else if (v.hands_on && v.every_loss) {
+            batch_avx2_every_loss(&v, p, &nk, &nh);
         } else if (v.hands_on) {
             batch_avx2_hands(&v, p, &nk, &nh);
         } else {

@@ -50,7 +50,7 @@ typedef struct {
     uint32_t *offset, *throws, *streak, *kept, *rounds; /* each lane's, between batches */
     int64_t *counts, *hands;                            /* the first copy of each */
     uint32_t after;
-    int hands_on;
+    int hands_on, every_loss; /* whether the dice ever pass; whether every counted loss passes them */
 } vector_lanes;
 
 /* The lanes of each mask of eight, in order: an AVX2 vector packed by a permutation. */
