@@ -31,6 +31,7 @@ KERNELS = Extension(
         "src/hazard/sim/session.c",
         "src/hazard/sim/seed.c",
         "src/hazard/sim/simd.c",
+        "src/hazard/sim/simd256.c",
         "src/hazard/sim/simd512.c",
         "src/hazard/sim/_module.c",
     ],

@@ -20,6 +20,16 @@ and the report is each one's throws per CPU-second (median and range) and its ra
 the portable path and to the anchor. It says which path ``hazard simulate`` uses here.
 
     .venv/bin/python bench/bench_block.py --paths --pairs 15
+
+``--path`` with ``--baseline`` instead plays one kernel path of this checkout's library and of another
+build's (``--baseline``: its ``_native.abi3.so``, a build that has that path) on the same group of blocks
+(as many as the path takes in one call), in turn, ``--pairs`` times, which of the two goes first
+alternating: each pair's counts are checked equal, and the report is the CPU time of each and the speed
+ratio, pair by pair (median and range) and in all. On a shared machine this pairing is what resolves a
+change of a few percent.
+
+    .venv/bin/python bench/bench_block.py --path avx2 --pairs 100 \\
+        --baseline ../main/src/hazard/sim/_native.abi3.so
 """
 
 from __future__ import annotations
@@ -140,17 +150,66 @@ def _paths(pairs: int, chunk: int) -> None:
         print(line)
 
 
+def _group(
+    kernels: native.NativeKernels, plan: _Plan, path: str, blocks: range, chunk: int
+) -> tuple[float, list[int]]:
+    """The CPU seconds of ``blocks`` played on ``path`` by ``kernels``, and their counts and hands (each
+    with its copies added up)."""
+    table = plan.table
+    counts, hands = _fresh(table)
+    lanes = [kernels.seeded_lane(1, ROUND_STREAM, block, lane) for block in blocks for lane in (0, 1)]
+    quotas = [q for _ in blocks for q in ((BLOCK_ROUNDS + 1) // 2, BLOCK_ROUNDS // 2)]
+    entries, start = table.entries, table.start * 36
+    c0 = time.process_time()
+    kernels.play_blocks(
+        lanes, quotas, chunk, entries, start, plan.low, plan.high, plan.rule, counts, hands, path=path
+    )
+    return time.process_time() - c0, _sums(counts) + _sums(hands)
+
+
+def _builds(path: str, baseline: Path, pairs: int, ruleset: str, chunk: int) -> None:
+    """One path of this checkout's kernels and of a baseline build's, on the same blocks, in turn."""
+    builds = {"baseline": native.NativeKernels(ctypes.CDLL(str(baseline)), baseline), "this": native.load()}
+    plan = _Plan.of(compile_rules(find_ruleset(ruleset)))
+    group = native.BLOCKS_PER_CALL[path]
+    seconds: dict[str, list[float]] = {name: [] for name in builds}
+    for pair in range(pairs):
+        played = {}
+        for name in list(builds)[:: 1 if pair % 2 == 0 else -1]:  # which goes first alternates
+            cpu, played[name] = _group(
+                builds[name], plan, path, range(pair * group, (pair + 1) * group), chunk
+            )
+            seconds[name].append(cpu)
+        if played["baseline"] != played["this"]:
+            raise SystemExit(f"pair {pair}: the counts differ")
+    before, now = sum(seconds["baseline"]), sum(seconds["this"])
+    ratios = [a / b for a, b in zip(seconds["baseline"], seconds["this"], strict=True)]
+    print(
+        f"{ruleset}, {pairs} pairs of {group} blocks of {BLOCK_ROUNDS:,} rounds on the {path} path: "
+        f"CPU s baseline {before:.3f}, this {now:.3f}; speed this / baseline: "
+        f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f}) by pair, "
+        f"{before / now:.3f} in all"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="an earlier build's _native library")
     parser.add_argument("--paths", action="store_true", help="this checkout's kernel paths and the anchor")
-    parser.add_argument("--pairs", type=int, default=15, help="--paths: rounds of runs in turn")
+    parser.add_argument("--pairs", type=int, default=15, help="--paths, --path: rounds of runs in turn")
+    parser.add_argument("--path", choices=native.KERNEL_PATHS, help="one kernel path, against --baseline")
+    parser.add_argument("--baseline", type=Path, help="--path: another build's _native library")
     parser.add_argument("--ruleset", default="craps")
     parser.add_argument("--blocks", type=int, default=40, help="pairs of blocks")
     parser.add_argument("--chunk", type=int, default=1 << 12, help="this checkout's chunk")
     args = parser.parse_args()
     if args.paths:
         _paths(args.pairs, args.chunk)
+        return
+    if args.path is not None:
+        if args.baseline is None:
+            parser.error("--path needs --baseline")
+        _builds(args.path, args.baseline, args.pairs, args.ruleset, args.chunk)
         return
     if args.against is None:
         parser.error("--against or --paths is needed")

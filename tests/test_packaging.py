@@ -338,6 +338,7 @@ def test_the_sdist_ships_every_test_with_its_helpers_and_fixtures_and_the_docs_t
         "src/hazard/sim/session.c",
         "src/hazard/sim/seed.c",
         "src/hazard/sim/simd.c",
+        "src/hazard/sim/simd256.c",
         "src/hazard/sim/simd512.c",
         "src/hazard/sim/simd.h",
         "src/hazard/sim/kernels.h",

@@ -373,7 +373,8 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
     sources = [
-        str(folder / name) for name in ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd512.c")
+        str(folder / name)
+        for name in ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c")
     ]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
@@ -475,7 +476,9 @@ def _compiler() -> list[str]:
     return command
 
 
-@pytest.mark.parametrize("name", ["native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd512.c"])
+@pytest.mark.parametrize(
+    "name", ["native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c"]
+)
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
 def test_the_c_source_compiles_without_warnings_as_portable_c11(
     tmp_path: Path, defines: list[str], name: str

@@ -106,8 +106,22 @@ def _long_rounds() -> array[int]:
 @pytest.mark.parametrize("path", VECTOR_PATHS)
 @pytest.mark.parametrize(
     ("rule", "long_hands"),
-    [([100, 2, 2], True), ([6, 1, 2], True), ([0, 2, 2], False), ([1, 0, 4], False), ([0, 0, 0], False)],
-    ids=["pass after 100 losses", "after 6, a win clears them", "every loss passes", "no main", "never"],
+    [
+        ([100, 2, 2], True),
+        ([6, 1, 2], True),
+        ([0, 2, 2], False),
+        ([1, 3, 2], False),
+        ([1, 0, 4], False),
+        ([0, 0, 0], False),
+    ],
+    ids=[
+        "pass after 100 losses",
+        "after 6, a win clears them",
+        "every loss passes",
+        "after 1, a loss that also wins passes",
+        "no main",
+        "never",
+    ],
 )
 def test_long_rounds_and_long_hands_are_summed_exactly_on_every_path(
     path: str, rule: list[int], long_hands: bool

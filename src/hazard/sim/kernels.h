@@ -1,6 +1,6 @@
 /*
- * What the simulator's C files share (native.c, tally.c, session.c, seed.c, simd.c, simd512.c, compiled
- * into one library by setup.py): the mark of an exported function, a lane's generator state, the
+ * What the simulator's C files share (native.c, tally.c, session.c, seed.c, simd.c, simd256.c, simd512.c,
+ * compiled into one library by setup.py): the mark of an exported function, a lane's generator state, the
  * constants of the stream and the tables (each written here once), and the functions one file calls in
  * another. Portable C11, as each of them.
  */

@@ -1,6 +1,6 @@
 """The simulator's kernels in C (``native.c``, with the tally in ``tally.c``; ``session.c`` for sessions;
-``seed.c`` for a lane's seeding; ``simd.c`` and ``simd512.c`` for the vector paths), compiled into the package
-when it is installed, loaded with ctypes.
+``seed.c`` for a lane's seeding; ``simd.c``, ``simd256.c`` and ``simd512.c`` for the vector paths),
+compiled into the package when it is installed, loaded with ctypes.
 
 setup.py builds the C files (with ``_module.c``, an empty module around them) as the
 extension ``hazard.sim._native``, so a wheel carries it for its platform and nothing is compiled, cached or

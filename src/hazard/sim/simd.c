@@ -8,11 +8,11 @@
  * added up. The tests hold every path this CPU has to the portable one and to the reference.
  *
  * How a vector path plays: in batches of BATCH_WORDS words a lane, while every lane is more than a batch's
- * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (scalar, in
- * native.c; on AVX-512 eight lanes at a time, in simd512.c) and split into their low six and high five
- * digits, (2) the digits of all lanes are taken out
- * eight or sixteen lanes at a time (a 32-bit multiply-high division by 36), (3) all lanes step through
- * their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
+ * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (four lanes to
+ * a vector on AVX2, in simd256.c; eight on AVX-512, in simd512.c; the same words as native.c's generator)
+ * and split into their low six and high five digits, (2) the digits of all lanes are taken out
+ * eight or sixteen lanes at a time (a multiply-high division by 36: on AVX2 in 16 bits, each half split
+ * at 36^3 first), (3) all lanes step through their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
  * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
  * that passes a key of its own, (4) the keys are counted. Then each lane is finished alone, as the
  * portable path plays it. No compiler builtin (the tests forbid them): the CPU is asked with <cpuid.h>.
@@ -114,37 +114,47 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
     for (int64_t j = 0; j < n_entries; j++) {
         uint64_t code = entries[j] >> CODE_SHIFT;
         uint64_t flags = code != 0 && (int64_t)code < codes ? (uint64_t)rule[code] & 7 : 0;
-        v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << 16) |
-                                 (flags << 17) | (code << 20));
+        v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << ENTRY_THROW) |
+                                 (flags << ENTRY_WIN) | ((code * COUNT_WIDTH) << ENTRY_ROW));
     }
-    /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64 */
-    v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)rule[0];
+    /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64. After 0 or
+     * 1, every counted loss passes the dice, even one that also wins (as tally.c has it): after 0 here, so
+     * that no streak is needed */
+    v->after = rule[0] < 0 || rule[0] > (int64_t)UINT32_MAX ? UINT32_MAX : rule[0] <= 1 ? 0 : (uint32_t)rule[0];
     v->hands_on = hazard_rule_passes(rule, codes);
+    v->every_loss = v->after == 0;
     return 1;
 }
 
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
-#define AVX2_LANES 16
-#define AVX2_TARGET "avx2,popcnt"
+#define HANDS_STREAK 1     /* the hands' work: a streak of losses kept and compared */
+#define HANDS_EVERY_LOSS 2 /* the hands' work where every counted loss passes (v->every_loss) */
 
-/* x / 36 for eight 32-bit x, exactly: x * ceil(2^35 / 36) >> 35 (the error, 4x / 2^35, stays below 1/36
- * for every 32-bit x), the even and odd lanes multiplied apart. */
-__attribute__((target(AVX2_TARGET))) static inline __m256i div36_avx2(__m256i x) {
-    const __m256i magic = _mm256_set1_epi32(954437177);
-    __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(x, magic), 35);
+#define AVX2_LANES 16
+
+/* x split at 36^3 for eight 32-bit x below 36^6: x / 36^3 as x * ceil(2^47 / 36^3) >> 47 (the error,
+ * below x / 2^47, stays under 1 / 36^3 there), the even and odd lanes multiplied apart; x % 36^3 in 16
+ * bits (it is below 2^16) into *rest. */
+__attribute__((target(AVX2_TARGET))) static inline __m256i split3_avx2(__m256i x, __m256i *rest) {
+    const __m256i magic = _mm256_set1_epi32((int)3016492806U), cube = _mm256_set1_epi32(46656);
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(x, magic), 47);
     __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), magic);
-    odd = _mm256_slli_epi64(_mm256_srli_epi64(odd, 35), 32);
-    return _mm256_or_si256(even, odd);
+    __m256i q = _mm256_or_si256(even, _mm256_slli_epi64(_mm256_srli_epi64(odd, 47), 32));
+    *rest = _mm256_and_si256(_mm256_sub_epi16(x, _mm256_mullo_epi16(q, cube)), low16);
+    return q;
 }
 
-/* A vector's digits, from the bottom: `count` - 1 of them by division, the last what is left. */
+/* The digits of eight x below 36^3 (each in the low 16 bits of its lane), from the bottom: `count` - 1
+ * of them by division, the last what is left. x / 36 in 16 bits, x * ceil(2^21 / 36) >> 21: exact for
+ * every x below 2^16 (the error, below 0.025, stays under 1/36). */
 __attribute__((target(AVX2_TARGET))) static inline void digits_avx2(__m256i x, int count, uint32_t *out,
                                                                 int stride) {
+    const __m256i magic = _mm256_set1_epi32(58255), base = _mm256_set1_epi32(36);
     for (int k = 0; k < count - 1; k++) {
-        __m256i q = div36_avx2(x);
-        __m256i q36 = _mm256_add_epi32(_mm256_slli_epi32(q, 5), _mm256_slli_epi32(q, 2));
-        _mm256_storeu_si256((__m256i *)(out + k * stride), _mm256_sub_epi32(x, q36));
+        __m256i q = _mm256_srli_epi16(_mm256_mulhi_epu16(x, magic), 5);
+        _mm256_storeu_si256((__m256i *)(out + k * stride), _mm256_sub_epi16(x, _mm256_mullo_epi16(q, base)));
         x = q;
     }
     _mm256_storeu_si256((__m256i *)(out + (count - 1) * stride), x);
@@ -165,23 +175,31 @@ static void packer_of(packer *p) {
 }
 
 /* One batch of every lane: the digits taken out, then every lane stepped through them, the keys left in
- * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` is constant at each
- * call, so that a ruleset whose dice never pass is compiled without the hands' work. */
+ * v->keys and v->hand_keys (their numbers returned through nk and nh). `with_hands` (0, HANDS_STREAK or
+ * HANDS_EVERY_LOSS) is constant at each call, so that a ruleset whose dice never pass is compiled without
+ * the hands' work, and one whose every counted loss passes them without the streak's. */
 __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes *v, const packer *p, int with_hands,
                                                                int64_t *nk, int64_t *nh) {
     const int n = AVX2_LANES;
     for (int w = 0; w < BATCH_WORDS; w++) {
         for (int g = 0; g < n; g += 8) {
             uint32_t *out = v->digits + (w * DIGITS_PER_WORD) * n + g;
-            digits_avx2(_mm256_loadu_si256((const __m256i *)(v->low + w * n + g)), 6, out, n);
-            digits_avx2(_mm256_loadu_si256((const __m256i *)(v->high + w * n + g)), 5, out + 6 * n, n);
+            __m256i low_rest, high_rest; /* the word's digits three at a time: 36^3 fits 16 bits */
+            __m256i low_top = split3_avx2(_mm256_loadu_si256((const __m256i *)(v->low + w * n + g)), &low_rest);
+            __m256i high_top = split3_avx2(_mm256_loadu_si256((const __m256i *)(v->high + w * n + g)), &high_rest);
+            digits_avx2(low_rest, 3, out, n);
+            digits_avx2(low_top, 3, out + 3 * n, n);
+            digits_avx2(high_rest, 3, out + 6 * n, n);
+            digits_avx2(high_top, 2, out + 9 * n, n);
         }
     }
-    const __m256i mask16 = _mm256_set1_epi32(0xFFFF), one = _mm256_set1_epi32(1);
-    const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1), width = _mm256_set1_epi32(COUNT_WIDTH);
+    const __m256i next = _mm256_set1_epi32((int)ENTRY_NEXT), one = _mm256_set1_epi32(1);
+    const __m256i last = _mm256_set1_epi32(THROW_BUCKETS - 1);
     const __m256i below = _mm256_set1_epi32(THROW_BUCKETS - 2); /* > this: in the last bucket */
-    const __m256i win_bit = _mm256_set1_epi32(1 << 17), main_bit = _mm256_set1_epi32(1 << 19);
-    const __m256i after = _mm256_set1_epi32((int)v->after), zero = _mm256_setzero_si256();
+    const __m256i win_bit = _mm256_set1_epi32(1 << ENTRY_WIN), main_bit = _mm256_set1_epi32(1 << ENTRY_NO_MAIN);
+    const __m256i loss_bit = _mm256_set1_epi32(1 << ENTRY_LOSS), zero = _mm256_setzero_si256();
+    /* streak >= after as a signed streak > after - 1: a streak is below a lane's quota, below 2^31 - 1 */
+    const __m256i before = _mm256_set1_epi32((int)(v->after < INT32_MAX ? v->after : INT32_MAX) - 1);
     __m256i o[2], t[2], streak[2], kept[2], rounds[2];
     for (int g = 0; g < 2; g++) {
         o[g] = _mm256_loadu_si256((const __m256i *)(v->offset + 8 * g));
@@ -191,19 +209,19 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
         rounds[g] = zero;
     }
     const int *table = (const int *)v->table;
+    const uint32_t *digits = v->digits; /* held here: the keys' stores would have it read again each step */
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
     int64_t k = 0, h = 0;
     for (int s = 0; s < BATCH_STEPS; s++) {
 #pragma GCC unroll 2 /* both vectors' steps in one body, each vector's state in registers */
         for (int g = 0; g < 2; g++) {
-            __m256i d = _mm256_loadu_si256((const __m256i *)(v->digits + s * n + 8 * g));
+            __m256i d = _mm256_loadu_si256((const __m256i *)(digits + s * n + 8 * g));
             __m256i e = _mm256_i32gather_epi32(table, _mm256_add_epi32(o[g], d), 4);
-            o[g] = _mm256_and_si256(e, mask16);
-            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, THROW_BIT), one));
-            __m256i code = _mm256_srli_epi32(e, 20);
-            __m256i end = _mm256_cmpgt_epi32(code, zero);
+            o[g] = _mm256_and_si256(e, next);
+            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, ENTRY_THROW), one));
+            __m256i row = _mm256_srli_epi32(e, ENTRY_ROW);
+            __m256i end = _mm256_cmpgt_epi32(row, zero);
             int m = _mm256_movemask_ps(_mm256_castsi256_ps(end));
-            __m256i row = _mm256_mullo_epi32(code, width);
             __m256i key = _mm256_add_epi32(row, _mm256_min_epu32(t[g], last));
             __m256i order = _mm256_loadu_si256((const __m256i *)p->lut[m]);
             _mm256_storeu_si256((__m256i *)(keys + k), _mm256_permutevar8x32_epi32(key, order));
@@ -220,12 +238,14 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
             if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
                 __m256i win = _mm256_cmpeq_epi32(_mm256_and_si256(e, win_bit), win_bit);
                 __m256i no_main = _mm256_cmpeq_epi32(_mm256_and_si256(e, main_bit), main_bit);
-                __m256i counted = _mm256_and_si256(_mm256_srli_epi32(e, 18), one);
+                __m256i loss = _mm256_cmpeq_epi32(_mm256_and_si256(e, loss_bit), loss_bit);
                 kept[g] = _mm256_sub_epi32(kept[g], _mm256_andnot_si256(no_main, end));
-                streak[g] = _mm256_andnot_si256(win, _mm256_add_epi32(streak[g], counted));
-                __m256i reached = _mm256_cmpeq_epi32(_mm256_max_epu32(streak[g], after), streak[g]);
-                __m256i loss = _mm256_cmpeq_epi32(counted, one);
-                __m256i passed = _mm256_or_si256(no_main, _mm256_and_si256(loss, reached));
+                __m256i passed = _mm256_or_si256(no_main, loss);
+                if (with_hands == HANDS_STREAK) { /* else every counted loss passes, and the streak stays 0 */
+                    streak[g] = _mm256_andnot_si256(win, _mm256_sub_epi32(streak[g], loss));
+                    __m256i reached = _mm256_cmpgt_epi32(streak[g], before);
+                    passed = _mm256_or_si256(no_main, _mm256_and_si256(loss, reached));
+                }
                 int pm = _mm256_movemask_ps(_mm256_castsi256_ps(passed));
                 __m256i hand = _mm256_min_epu32(kept[g], last);
                 order = _mm256_loadu_si256((const __m256i *)p->lut[pm]);
@@ -237,7 +257,9 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
                     _mm256_storeu_si256((__m256i *)kl, kept[g]);
                     long_hands(long_hand, kl, v->hands, 8);
                 }
-                streak[g] = _mm256_andnot_si256(passed, streak[g]);
+                if (with_hands == HANDS_STREAK) {
+                    streak[g] = _mm256_andnot_si256(passed, streak[g]);
+                }
                 kept[g] = _mm256_andnot_si256(passed, kept[g]);
             }
         }
@@ -255,7 +277,12 @@ __attribute__((target(AVX2_TARGET))) static inline void batch_avx2(vector_lanes 
 
 __attribute__((target(AVX2_TARGET))) static void batch_avx2_hands(vector_lanes *v, const packer *p, int64_t *nk,
                                                               int64_t *nh) {
-    batch_avx2(v, p, 1, nk, nh);
+    batch_avx2(v, p, HANDS_STREAK, nk, nh);
+}
+
+__attribute__((target(AVX2_TARGET))) static void batch_avx2_every_loss(vector_lanes *v, const packer *p,
+                                                                   int64_t *nk, int64_t *nh) {
+    batch_avx2(v, p, HANDS_EVERY_LOSS, nk, nh);
 }
 
 __attribute__((target(AVX2_TARGET))) static void batch_avx2_counts(vector_lanes *v, const packer *p, int64_t *nk,
@@ -297,11 +324,13 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         if (path == PATH_AVX512) {
             hazard_avx512_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         } else {
-            hazard_lanes_split_words(bits, lanes, v.low, v.high, BATCH_WORDS);
+            hazard_avx2_words(bits, lanes, v.low, v.high, BATCH_WORDS);
         }
         int64_t nk, nh;
         if (path == PATH_AVX512) {
             hazard_avx512_batch(&v, v.hands_on, &nk, &nh);
+        } else if (v.hands_on && v.every_loss) {
+            batch_avx2_every_loss(&v, p, &nk, &nh);
         } else if (v.hands_on) {
             batch_avx2_hands(&v, p, &nk, &nh);
         } else {
@@ -363,7 +392,7 @@ EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int6
     static const struct {
         int64_t path, blocks;
     } groups[] = {{PATH_AVX512, 32}, {PATH_AVX512, 16}, {PATH_AVX2, 8}};
-    int fit = codes <= MAX_CODES && n_entries <= (int64_t)NEXT_MASK + 1;
+    int fit = codes <= MAX_CODES && n_entries <= MAX_ENTRIES;
     for (int n = 0; n < 3 && fit && path != PATH_PORTABLE; n++) {
         int64_t group = groups[n].blocks, on = groups[n].path;
         if (on > path || !((paths >> on) & 1)) {

@@ -1,6 +1,6 @@
 /*
- * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path;
- * simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
+ * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path's
+ * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
  * rare sums of long rounds and hands. Only x86-64 builds by GCC or Clang have vector paths.
  */
 
@@ -25,12 +25,22 @@
 #define BATCH_WORDS 16
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
-#define MAX_CODES 4096
+/* A lane's table entry, as the gathers read it, is 32 bits: the next offset (13), the throw counted (1),
+ * the passing rule's win, counted loss and no main (3), and the outcome's row of the counts (15: its code
+ * times COUNT_WIDTH, 0 where the round goes on), so that a key is the row plus the throws' bucket. A table
+ * or a ruleset too large for it is played the portable way. */
+#define ENTRY_NEXT 0x1FFFU
+#define ENTRY_THROW 13
+#define ENTRY_WIN 14
+#define ENTRY_LOSS 15
+#define ENTRY_NO_MAIN 16
+#define ENTRY_ROW 17
+#define MAX_ENTRIES (ENTRY_NEXT + 1)
+#define MAX_CODES ((1 << (32 - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's row fits 15 bits */
+#define AVX2_TARGET "avx2,popcnt"
 
 #ifdef HAZARD_X86_SIMD
-/* The lanes of a vector path and what they share. A lane's table entry, as the gathers read it, is 32
- * bits: the next offset (16), the throw counted (1), the passing rule's win, counted loss and no main
- * (3), the outcome code (12). */
+/* The lanes of a vector path and what they share (the table's entries laid out as above). */
 typedef struct {
     int lanes;
     uint32_t *table;
@@ -40,7 +50,7 @@ typedef struct {
     uint32_t *offset, *throws, *streak, *kept, *rounds; /* each lane's, between batches */
     int64_t *counts, *hands;                            /* the first copy of each */
     uint32_t after;
-    int hands_on;
+    int hands_on, every_loss; /* whether the dice ever pass; whether every counted loss passes them */
 } vector_lanes;
 
 /* The lanes of each mask of eight, in order: an AVX2 vector packed by a permutation. */
@@ -70,7 +80,9 @@ static inline void long_hands(int mask, const uint32_t *kept, int64_t *hands, in
     }
 }
 
-/* simd512.c: the AVX-512 path's words and batch (simd.c's play_group calls them). */
+/* simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path's words and batch (simd.c's play_group
+ * calls them). */
+void hazard_avx2_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk, int64_t *nh);
 #endif

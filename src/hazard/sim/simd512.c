@@ -130,10 +130,10 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             digits_avx512(_mm512_loadu_si512((const void *)(v->high + w * n + g)), 5, out + 6 * n, n);
         }
     }
-    const __m512i mask16 = _mm512_set1_epi32(0xFFFF), one = _mm512_set1_epi32(1);
-    const __m512i last = _mm512_set1_epi32(THROW_BUCKETS - 1), width = _mm512_set1_epi32(COUNT_WIDTH);
-    const __m512i win_bit = _mm512_set1_epi32(1 << 17), main_bit = _mm512_set1_epi32(1 << 19);
-    const __m512i loss_bit = _mm512_set1_epi32(1 << 18), throw_bit = _mm512_set1_epi32(1 << THROW_BIT);
+    const __m512i next = _mm512_set1_epi32((int)ENTRY_NEXT), one = _mm512_set1_epi32(1);
+    const __m512i last = _mm512_set1_epi32(THROW_BUCKETS - 1);
+    const __m512i win_bit = _mm512_set1_epi32(1 << ENTRY_WIN), main_bit = _mm512_set1_epi32(1 << ENTRY_NO_MAIN);
+    const __m512i loss_bit = _mm512_set1_epi32(1 << ENTRY_LOSS), throw_bit = _mm512_set1_epi32(1 << ENTRY_THROW);
     const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
     __m512i o[AVX512_VECTORS], t[AVX512_VECTORS], streak[AVX512_VECTORS], kept[AVX512_VECTORS], rounds[AVX512_VECTORS];
     for (int g = 0; g < vectors; g++) {
@@ -151,11 +151,10 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
         for (int g = 0; g < vectors; g++) {
             __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
-            o[g] = _mm512_and_si512(e, mask16);
+            o[g] = _mm512_and_si512(e, next);
             t[g] = _mm512_mask_add_epi32(t[g], _mm512_test_epi32_mask(e, throw_bit), t[g], one);
-            __m512i code = _mm512_srli_epi32(e, 20);
-            __mmask16 end = _mm512_cmpgt_epi32_mask(code, zero);
-            __m512i row = _mm512_mullo_epi32(code, width);
+            __m512i row = _mm512_srli_epi32(e, ENTRY_ROW);
+            __mmask16 end = _mm512_cmpgt_epi32_mask(row, zero);
             __m512i key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
             _mm512_storeu_si512((void *)(keys + k), _mm512_maskz_compress_epi32(end, key));
             k += _mm_popcnt_u32(end);
