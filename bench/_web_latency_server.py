@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it
+CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it (tests/test_bench_web_latency.py holds the two equal)
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

@@ -7,6 +7,7 @@ test's to assert.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from tests.paths import ROOT
-from tests.web.browser_helpers import CHROMIUM
+from tests.web.browser_helpers import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.slow  # a server and three Chromium pages
 
@@ -74,3 +75,15 @@ def test_the_latency_bench_reports_every_action_on_every_page(tmp_path: Path) ->
     assert figures["machine"]["nproc"] >= 1
     assert figures["command"].startswith("bench/bench_web_latency.py --actions 5")
     assert "last of three pages: median" in done.stderr
+
+
+def test_the_benchmarks_launch_chromium_as_the_tests_do() -> None:
+    # bench/ runs as scripts, apart from the tests' package: its copy of the launch is held to theirs here.
+    spec = importlib.util.spec_from_file_location(
+        "_web_latency_server", ROOT / "bench" / "_web_latency_server.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    server = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(server)
+    assert (server.CHROMIUM, server.CHROMIUM_ARGS) == (CHROMIUM, CHROMIUM_ARGS)
