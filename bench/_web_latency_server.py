@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/web/browser_helpers.py launches it (tests/test_bench_web_latency.py holds the two equal)
+# As tests/web/browser_helpers.py launches it: tests/test_bench_web_latency.py holds the two equal.
+CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
