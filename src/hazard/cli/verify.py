@@ -21,9 +21,7 @@ from hazard.cli.app import app, refuse_with
 from hazard.cli.record import DbOption, game_number, open_to_read
 from hazard.core.errors import InvalidError, quoted
 from hazard.core.files import read_text_file
-from hazard.table import game_json, load_game, verify_game
-from hazard.table.fair.signing import public_key_from_text
-from hazard.table.record.provenance import check_provenance
+from hazard.table import check_provenance, game_json, load_game, public_key_from_text, verify_game
 
 __all__ = ["MAX_EXPORT_BYTES", "pinned_key", "read_export", "verify"]
 

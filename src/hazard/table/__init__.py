@@ -36,6 +36,7 @@ from hazard.table.fair.commit_reveal import (
     throw_mismatch,
 )
 from hazard.table.fair.dice import DiceKind, DiceSource, SecureDice, SeededDice
+from hazard.table.fair.signing import RevealSigner, key_json, public_key_from_text
 from hazard.table.fair.verify import HandCheck, Verification, verify_game
 from hazard.table.live.actor import Answer, LiveGame, Move, News, Step, check_based_on, run_steps
 from hazard.table.live.session import NEWS, Recorded, Session, check_seats, table_paytable
@@ -71,10 +72,12 @@ from hazard.table.record.keys import (
     GivenClaim,
     SeatKey,
     check_seating,
+    expiry,
     holds,
     request_key,
 )
 from hazard.table.record.load import GameSummary, StoredGame
+from hazard.table.record.provenance import check_provenance
 from hazard.table.record.schema import (
     GAME_NUMBERS,
     MAX_GAME,
@@ -244,6 +247,7 @@ __all__ = [
     "RecordUnavailable",
     "Recorded",
     "ReplayedGame",
+    "RevealSigner",
     "Revealed",
     "Role",
     "Roll",
@@ -288,6 +292,7 @@ __all__ = [
     "check_closer",
     "check_game_number",
     "check_name",
+    "check_provenance",
     "check_role",
     "check_seater",
     "check_seating",
@@ -303,6 +308,7 @@ __all__ = [
     "entry_text",
     "entry_to_json",
     "event_text",
+    "expiry",
     "export_entry_json",
     "fair_ledger",
     "fair_throw",
@@ -315,6 +321,7 @@ __all__ = [
     "is_action",
     "is_verb",
     "keep_drill_score",
+    "key_json",
     "load_further",
     "load_game",
     "name_text",
@@ -325,6 +332,7 @@ __all__ = [
     "parse_fix",
     "parse_money",
     "parse_odds",
+    "public_key_from_text",
     "register_action",
     "replay",
     "replayed_further",

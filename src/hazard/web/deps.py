@@ -16,8 +16,7 @@ from fastapi import Depends, Path, Request, WebSocket
 from fastapi.responses import Response
 
 from hazard.core.errors import InvalidError, quoted
-from hazard.table import MAX_GAME, SeatKey
-from hazard.table.fair.signing import RevealSigner
+from hazard.table import MAX_GAME, RevealSigner, SeatKey
 from hazard.web.hub import Hub
 from hazard.web.limits import Quotas
 from hazard.web.pages import Pages, Viewer

@@ -62,12 +62,12 @@ from hazard.table import (
     check_seater,
     check_seeder,
     check_spectator,
+    expiry,
     holds,
     load_game,
     parse_money,
     request_key,
 )
-from hazard.table.record.keys import expiry
 from hazard.web.livetable import SETTING_MONEY, LiveTable, Update
 from hazard.web.telling import hang_up, subscribe, tell, unsubscribe
 from hazard.web.watcher import Watcher

@@ -27,11 +27,11 @@ from hazard.table import (
     GameKind,
     MoneyStyle,
     TableSpec,
+    key_json,
     odds_text,
     parse_money,
     parse_odds,
 )
-from hazard.table.fair.signing import key_json
 from hazard.web.bets import worth
 from hazard.web.bodies import REFUSALS, ClaimCode, NewAction, NewBot, NewSeat, NewSeed, NewTable
 from hazard.web.deps import (

@@ -370,3 +370,16 @@ def test_playing_through_the_facade_loads_nothing_of_the_command_line() -> None:
     loaded = result.stdout.split()
     assert "hazard.table" in loaded
     assert [name for name in loaded if name == "hazard.cli" or name.startswith("hazard.cli.")] == []
+
+
+def test_importing_the_facade_loads_no_cryptography_and_no_database_driver() -> None:
+    """The signing key, the provenance check and the claims are in the facade: each loads its library when
+    first used, so a front end that only renders (the terminal's help, a page) pays for neither."""
+    code = "import sys, hazard.table; print(' '.join(sorted(sys.modules)))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = result.stdout.split()
+    assert "hazard.table.fair.signing" in loaded
+    assert [name for name in loaded if name.split(".")[0] in {"cryptography", "sqlalchemy", "psycopg"}] == []
