@@ -308,44 +308,66 @@ def test_a_game_killed_mid_round_resumes_with_identical_state(tmp_path: Path, mo
 
 # A game killed at the n-th SQL statement it sends: inside the transaction that starts it and seats its
 # players,
-# and inside each of the first appends after it.
+# and inside each of the first appends after it. One process imports the table once and forks a game of its
+# own for each point (the imports were most of each process's time); each game is a process of its own,
+# killed with kill -9 as before, its output in a file of its own, and the parent says how each one ended.
 _KILLED_AT = textwrap.dedent(
     """
-    import os, random, signal, sys
+    import os, random, signal, sys, traceback
     from fractions import Fraction
     from sqlalchemy import event
     from hazard.core.rulesets import find_ruleset
     from hazard.table import REFEREE, DiceKind, GameKind, GameStore, Session, Sit, TableSpec, table_paytable
 
-    path, statements = sys.argv[1], int(sys.argv[2])
-    store = GameStore.open(path)
-    sent = 0
+    def play(path, statements):
+        store = GameStore.open(path)
+        sent = 0
 
-    def count(statement):
-        global sent
-        sent += 1
-        if sent == statements:
-            os.kill(os.getpid(), signal.SIGKILL)
+        def count(statement):
+            nonlocal sent
+            sent += 1
+            if sent == statements:
+                os.kill(os.getpid(), signal.SIGKILL)
 
-    @event.listens_for(store._engine, "connect")
-    def trace(connection, record):
-        connection.set_trace_callback(count)
+        @event.listens_for(store._engine, "connect")
+        def trace(connection, record):
+            connection.set_trace_callback(count)
 
-    store._engine.dispose()  # new connections from here on, each traced
-    rules = find_ruleset("wikipedia")
-    seats = [Sit(name, Fraction(100)) for name in ("Ann", "Bob", "Cat")]
-    session = Session.start(
-        store, TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE),
-        seats=seats, seated_by=REFEREE,
-    )
-    print(f"started {session.game}", flush=True)
-    dice = random.Random(7)
-    for _ in range(40):
-        roll = f"{dice.randint(1, 6)}-{dice.randint(1, 6)}"
-        line = "call 7" if session.table.turn.need.value == "call" else roll
-        for done in session.act(line, by=REFEREE):
-            print(f"acknowledged {done.entry.seq}", flush=True)
-    print("finished", flush=True)
+        store._engine.dispose()  # new connections from here on, each traced
+        rules = find_ruleset("wikipedia")
+        seats = [Sit(name, Fraction(100)) for name in ("Ann", "Bob", "Cat")]
+        session = Session.start(
+            store, TableSpec(rules, table_paytable(rules)[0], dice=DiceKind.TYPED, kind=GameKind.REFEREE),
+            seats=seats, seated_by=REFEREE,
+        )
+        print(f"started {session.game}", flush=True)
+        dice = random.Random(7)
+        for _ in range(40):
+            roll = f"{dice.randint(1, 6)}-{dice.randint(1, 6)}"
+            line = "call 7" if session.table.turn.need.value == "call" else roll
+            for done in session.act(line, by=REFEREE):
+                print(f"acknowledged {done.entry.seq}", flush=True)
+        print("finished", flush=True)
+
+    folder = sys.argv[1]
+    children = {}
+    for point in map(int, sys.argv[2:]):
+        pid = os.fork()
+        if pid == 0:
+            for fd, name in ((1, "out"), (2, "err")):
+                os.dup2(os.open(f"{folder}/{point}.{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            code = 0
+            try:
+                play(f"{folder}/{point}.db", point)
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        children[pid] = point
+    for pid, point in children.items():
+        print(point, os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
     """
 )
 
@@ -355,22 +377,24 @@ def test_a_game_killed_at_any_statement_keeps_everything_it_acknowledged(tmp_pat
     """kill -9 at each of the first statements: setup is whole or absent; every acknowledged entry is kept."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     points = [*range(1, 25), *range(25, 120, 10), 10**9]  # the last: never killed
-    children = {
-        point: subprocess.Popen(
-            [sys.executable, "-c", _KILLED_AT, str(tmp_path / f"{point}.db"), str(point)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        for point in points
-    }
+    parent = subprocess.run(
+        [sys.executable, "-c", _KILLED_AT, str(tmp_path), *map(str, points)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert parent.returncode == 0, parent.stderr
+    ended = {int(point): int(code) for point, code in (line.split() for line in parent.stdout.splitlines())}
+    assert sorted(ended) == sorted(points), parent.stdout
     outcomes = set()
-    for point, child in children.items():
-        out, err = child.communicate(timeout=120)
+    for point in points:
+        out = (tmp_path / f"{point}.out").read_text()
+        err = (tmp_path / f"{point}.err").read_text()
         lines = out.split()
-        killed = child.returncode == -signal.SIGKILL
-        assert killed or (child.returncode == 0 and "finished" in lines), (point, err)
+        killed = ended[point] == -signal.SIGKILL
+        assert killed or (ended[point] == 0 and "finished" in lines), (point, err)
         store = GameStore.open(str(tmp_path / f"{point}.db"))
         games = store.games()
         if "started" not in out:
