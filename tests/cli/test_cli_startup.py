@@ -7,6 +7,7 @@ import inspect
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import typer
 
@@ -78,12 +79,31 @@ def test_the_exact_odds_load_the_analysis_alone() -> None:
             *_HEAVY,
             *_PACKAGE_FILES,
             "hazard.analysis.bets",
+            "hazard.analysis.card",  # the odds print no card, and compare no rulesets
+            "hazard.analysis.compare",
+            "hazard.analysis.design",
             "hazard.core.propositions",
             "typer.rich_utils",
             "hazard.cli.play",
             "rich._emoji_codes",  # the console draws no emoji codes: a ruleset's name is shown as written
         ),
     )
+
+
+def test_the_odds_of_a_ruleset_named_by_id_read_its_file_and_its_paytable_s_alone() -> None:
+    # Every file the process opens, as the interpreter's audit hook sees it.
+    opened = (
+        "opened = []\n"
+        "sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == 'open' else None)\n"
+        "import atexit\n"
+        "atexit.register(lambda: sys.__stdout__.write('\\n' + json.dumps(opened)))\n"
+    )
+    out, _ = _run("odds", "-r", "wikipedia", first=opened)
+    files = [Path(name) for name in json.loads(out.strip().splitlines()[-1]) if name.endswith(".toml")]
+    assert [(path.parent.name, path.name) for path in files] == [
+        ("data", "wikipedia.toml"),
+        ("paytables", "wikipedia.toml"),
+    ]
 
 
 def test_a_command_s_help_loads_its_module_alone_and_no_markdown() -> None:

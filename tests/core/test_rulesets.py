@@ -381,6 +381,20 @@ class TestRegistry:
             for name in (ruleset.id, *ruleset.aliases):
                 assert find_ruleset(name) is ruleset
 
+    def test_each_builtin_file_is_named_by_its_id(self) -> None:
+        # find_ruleset and find_paytable read a file named by the id asked for, and no other
+        folder = resources.files("hazard.core.rulesets")
+        for ruleset in builtin_rulesets():
+            assert (folder / "data" / f"{ruleset.id}.toml").is_file(), ruleset.id
+        for paytable in builtin_paytables():
+            assert (folder / "paytables" / f"{paytable.id}.toml").is_file(), paytable.id
+            assert find_paytable(paytable.id) is paytable
+            assert find_paytable(f" {paytable.id.upper()}") is paytable
+        files = [entry.name for entry in (folder / "data").iterdir() if entry.name.endswith(".toml")]
+        assert sorted(name.removesuffix(".toml") for name in files) == sorted(
+            ruleset.id for ruleset in builtin_rulesets()
+        )
+
     def test_aliases_are_unique(self) -> None:
         names = [name for r in builtin_rulesets() for name in (r.id, *r.aliases)]
         assert len(names) == len(set(names))

@@ -6,17 +6,11 @@
 Fraction(6961, 14256)
 """
 
-from hazard.analysis.compare import (
-    Comparison,
-    Difference,
-    Effect,
-    Figures,
-    MainFigures,
-    RuleKind,
-    compare_rulesets,
-    kept_change,
-)
-from hazard.analysis.design import Design, MainChange, design_figures
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from hazard.analysis.markov import RoundChain
 from hazard.analysis.odds import (
     DISTRIBUTION_THROWS,
@@ -27,7 +21,47 @@ from hazard.analysis.odds import (
     as_float,
 )
 from hazard.analysis.passing import effect_probabilities, expected_rounds_kept, rounds_kept
-from hazard.analysis.position import caster_chance
+
+if TYPE_CHECKING:
+    from hazard.analysis.compare import (
+        Comparison,
+        Difference,
+        Effect,
+        Figures,
+        MainFigures,
+        RuleKind,
+        compare_rulesets,
+        kept_change,
+    )
+    from hazard.analysis.design import Design, MainChange, design_figures
+    from hazard.analysis.position import caster_chance
+
+# The comparison of rulesets, the designer's figures and the position load when first asked for: `hazard
+# odds` needs none of them (about 12 ms of its start-up on a slow machine).
+_LATER = {
+    **dict.fromkeys(
+        (
+            "Comparison",
+            "Difference",
+            "Effect",
+            "Figures",
+            "MainFigures",
+            "RuleKind",
+            "compare_rulesets",
+            "kept_change",
+        ),
+        "hazard.analysis.compare",
+    ),
+    **dict.fromkeys(("Design", "MainChange", "design_figures"), "hazard.analysis.design"),
+    "caster_chance": "hazard.analysis.position",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LATER:
+        return getattr(import_module(_LATER[name]), name)
+    raise AttributeError(f"module 'hazard.analysis' has no attribute {name!r}")
+
 
 __all__ = [
     "DISTRIBUTION_THROWS",

@@ -3,7 +3,7 @@ and the source bets, as ``hazard card`` prints it on one page and ``/rules/{id}/
 
 Every figure is the analyser's (:func:`hazard.analysis.analyse`, :func:`hazard.analysis.bets.analyse_bet`),
 written here once so that the PDF and the page carry the same text; the wording of the rules is the one
-``hazard rules`` and the table's rules card print (:data:`METHOD_WORDS`, :data:`SET_CHANCE`,
+``hazard rules`` and the table's rules card print (:mod:`hazard.analysis.wording`,
 :func:`paytable_words`, :func:`hazard.core.passing.passing_text`).
 
 >>> from hazard.core.rulesets import find_ruleset
@@ -19,17 +19,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hazard.analysis.odds import MainOdds, analyse
+from hazard.analysis.wording import METHOD_WORDS, SET_CHANCE
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text, readable_fraction
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
-from hazard.core.rules import MainMethod, Ruleset
+from hazard.core.rules import Ruleset
 from hazard.core.rulesets import settling_paytable
 
 __all__ = [
     "BETS_SOURCE",
-    "METHOD_WORDS",
-    "SET_CHANCE",
     "CardBet",
     "CardOdds",
     "TableCard",
@@ -37,19 +36,6 @@ __all__ = [
     "table_card",
     "totals_text",
 ]
-
-METHOD_WORDS = {
-    MainMethod.CALLED: "called by the caster",
-    MainMethod.THROWN: "thrown; a total that is no main is thrown again",
-    MainMethod.THROWN_OR_PASS: "thrown; a total that is no main passes the dice",
-    MainMethod.FIXED: "always the same",
-}
-"""How the main is set, in the words ``hazard rules``, the rules card and the table card print."""
-
-SET_CHANCE = (
-    "Once the chance is set: the chance wins for the caster, the main loses, any other total is thrown again."
-)
-"""What the throws after the opening throw do, under every ruleset."""
 
 BETS_SOURCE = "002_e25665f301869517.txt"
 """The source whose "good even money bets" the card lists (ECWS, after Cotton)."""

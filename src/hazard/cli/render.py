@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hazard.analysis import MainOdds, OddsReport, as_float
-from hazard.analysis.card import METHOD_WORDS, SET_CHANCE
+from hazard.analysis.wording import METHOD_WORDS, SET_CHANCE
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text

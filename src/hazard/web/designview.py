@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hazard.analysis import Design, MainChange, kept_change
-from hazard.analysis.card import METHOD_WORDS
 from hazard.analysis.odds import as_float
+from hazard.analysis.wording import METHOD_WORDS
 from hazard.core.dice import TOTALS
 from hazard.core.numbers import fraction_text
 from hazard.core.rules import LossCount, MainMethod, MainRow, Opening, Ruleset, StakeArrangement

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from hazard.analysis.card import METHOD_WORDS, SET_CHANCE
+from hazard.analysis.wording import METHOD_WORDS, SET_CHANCE
 from hazard.core.numbers import fraction_text
 from hazard.core.passing import passing_text
 from hazard.core.paytable import Paytable
