@@ -96,6 +96,29 @@ static inline int64_t steps_of(int64_t staking, int64_t cap, int64_t run) {
     return 0;
 }
 
+/* A setter's run after a stake settled (hazard.core.staking): won by him (`up`: the caster lost), a run of
+ * wins goes on or one begins; lost (`down`), the same for losses; neither, as it was. Masks, no branches. */
+static inline int64_t run_after(int64_t had, int64_t up, int64_t down) {
+    const int64_t same = (up & (had > 0)) | (down & (had < 0));
+    return (same | (1 - up - down)) * had + up - down;
+}
+
+/* Whether the dice pass after a round (hazard.core.passing, compiled into the rule's bits): no main was
+ * set, or the counted losses in a row reached `after`; `*streak` counts them and a win clears it. */
+static inline int64_t dice_pass(int64_t *streak, int64_t win, int64_t counted, int64_t no_main,
+                                int64_t after) {
+    *streak = (*streak + counted) & (win - 1);
+    return no_main | (counted & (*streak >= after));
+}
+
+/* The seat that casts next, of `seated`: the caster's (`at`), or his left-hand neighbour's when the dice
+ * pass. Where the ruined have just left, `at` is where the caster's seat was: his own, or, if he left, his
+ * neighbour's already. */
+static inline int64_t next_caster(int64_t at, int64_t passed, int64_t seated) {
+    at += passed;
+    return at >= seated ? at - seated : at;
+}
+
 /* What the sessions of a block share, in whole numbers: every sum of money scaled by `scale` (a power of
  * two, so that a bankroll of a half or a quarter grain is whole too) and counted in int64. */
 typedef struct {
@@ -232,10 +255,8 @@ static inline void whole_session(const whole_t *restrict k, rounds_t *source, co
             gain += won;
             stakes += grain * times;
             ruined |= (held[j] < grain) & (times != 0); /* only a setter of the round can be ruined by it */
-            if (staking != 0) { /* his run: won (the caster lost) or lost, it goes on or begins anew */
-                const int64_t up = won < 0, down = won > 0, had = run[j];
-                const int64_t same = (up & (had > 0)) | (down & (had < 0));
-                run[j] = (same | (1 - up - down)) * had + up - down;
+            if (staking != 0) {
+                run[j] = run_after(run[j], won < 0, won > 0);
             }
             if (one_setter && times > 0) {
                 break;
@@ -246,8 +267,7 @@ static inline void whole_session(const whole_t *restrict k, rounds_t *source, co
         staked += stakes & -settled;
         played += settled;
         kept += settled;
-        streak = (streak + counted) & (win - 1);
-        const int64_t passed = no_main | (counted & (streak >= after));
+        const int64_t passed = dice_pass(&streak, win, counted, no_main, after);
         hands += passed;
         hand_rounds += kept & -passed;
         hand_squares += (kept * kept) & -passed;
@@ -257,8 +277,7 @@ static inline void whole_session(const whole_t *restrict k, rounds_t *source, co
         streak &= keep;
         kept &= keep;
         if (!ruined) {
-            at += passed;
-            at = at >= seated ? at - seated : at;
+            at = next_caster(at, passed, seated);
             continue;
         }
         /* the ruined leave; the dice go to the next player left after the caster when they pass or he
@@ -279,8 +298,7 @@ static inline void whole_session(const whole_t *restrict k, rounds_t *source, co
             left += 1;
         }
         if (left > 0) {
-            at = caster_left ? next_at : next_at + passed;
-            at = at >= left ? at - left : at;
+            at = next_caster(next_at, passed & (1 - caster_left), left);
         }
         seated = left;
     }
@@ -396,15 +414,9 @@ static int64_t play_in_doubles(rounds_t *source, const double *restrict net, con
                 bank[p] -= won;
                 take -= won;
                 staked += grain * times[w] * (double)settled;
-                /* the setter's run: won (the caster lost), a run of wins goes on or one begins; lost, the
-                 * same for losses; neither, as it was */
-                int64_t up = won < 0.0, down = won > 0.0;
-                int64_t had = run[p];
-                int64_t same = (up & (had > 0)) | (down & (had < 0));
-                run[p] = (same | (1 - up - down)) * had + up - down;
+                run[p] = run_after(run[p], won < 0.0, won > 0.0);
             }
-            streak = (streak + counted) & (win - 1);
-            const int64_t passed = no_main | (counted & (streak >= after));
+            const int64_t passed = dice_pass(&streak, win, counted, no_main, after);
             hands += passed;
             hand_rounds += (double)(kept * passed);
             hand_squares += (double)(kept * kept * passed);
@@ -418,8 +430,7 @@ static int64_t play_in_doubles(rounds_t *source, const double *restrict net, con
             streak &= keep;
             kept &= keep;
             if (!ruined) {
-                at += passed;
-                at = at >= seated ? at - seated : at;
+                at = next_caster(at, passed, seated);
                 continue;
             }
             /* the ruined leave; the dice go to the next player left after the caster when they pass or
@@ -437,8 +448,7 @@ static int64_t play_in_doubles(rounds_t *source, const double *restrict net, con
                 seat[left++] = p;
             }
             if (left > 0) {
-                at = caster_left ? next_at : next_at + passed;
-                at = at >= left ? at - left : at;
+                at = next_caster(next_at, passed & (1 - caster_left), left);
             }
             seated = left;
         }
