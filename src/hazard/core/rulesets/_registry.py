@@ -90,8 +90,7 @@ def _builtin_text(folder: str, ident: str) -> str:
 
 # Each built-in file is read once, when first asked for: a command that names a ruleset by its id (as
 # `hazard odds -r wikipedia` does) reads that file and its paytable's alone, not all nine (about 10 ms of
-# its start-up). A file's name is its ruleset's or paytable's id, which tests/core/test_rulesets_files.py
-# holds.
+# its start-up). A file's name is its ruleset's or paytable's id, which tests/core/test_rulesets.py holds.
 @cache
 def _builtin_ruleset(ident: str) -> Ruleset:
     return ruleset_from_toml(_builtin_text("data", ident), f"built-in {ident}")
