@@ -11,13 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.strategies import rolls, rulesets
 
-from hazard.core.dice import ROLLS, TOTALS, Roll
+from hazard.core.dice import ROLLS, TOTALS, Roll, total_probability
 from hazard.core.engine import (
     Action,
     Call,
     Mover,
     apply,
     chance_outcomes,
+    chance_totals,
     legal_actions,
     new_round,
     to_move,
@@ -419,15 +420,24 @@ def test_every_reachable_state_can_move_or_is_over(ruleset: Ruleset) -> None:
             assert state.outcome is not None
             with pytest.raises(IllegalError):
                 chance_outcomes(state)
+            with pytest.raises(IllegalError):
+                chance_totals(state)
         elif mover is Mover.CASTER:
             assert ruleset.method is MainMethod.CALLED
             assert legal_actions(state) == [Call(main) for main in ruleset.mains]
             with pytest.raises(IllegalError):
                 chance_outcomes(state)
+            with pytest.raises(IllegalError):
+                chance_totals(state)
         else:
             outcomes = chance_outcomes(state)
             assert sum(p for _, p in outcomes) == 1
             assert [roll for roll, _ in outcomes] == legal_actions(state)
+            # A throw's effect is its total's: each of chance_totals stands for its total's rolls.
+            by_total = chance_totals(state)
+            assert [(roll.total, p) for roll, p in by_total] == [(t, total_probability(t)) for t in TOTALS]
+            shown = {roll.total: apply(state, roll)[0] for roll, _ in by_total}
+            assert all(apply(state, roll)[0] == shown[roll.total] for roll in ROLLS)
     # From every state some path leads to the end of the round (the chain is absorbing).
     finishing = {state for state in states if state.is_over}
     changed = True

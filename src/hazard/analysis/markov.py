@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from hazard.core.engine import Mover, apply, chance_outcomes, to_move
+from hazard.core.engine import Mover, apply, chance_totals, to_move
 from hazard.core.errors import IllegalError
 from hazard.core.state import Outcome, Round
 
@@ -84,7 +84,7 @@ class RoundChain:
         while i < len(states):
             q_row: dict[int, Fraction] = {}
             r_row: dict[int, Fraction] = {}
-            for roll, probability in chance_outcomes(states[i]):
+            for roll, probability in chance_totals(states[i]):
                 after, _ = apply(states[i], roll)
                 if after.outcome is not None:
                     k = outcome_index.setdefault(after.outcome, len(outcomes))

@@ -2,7 +2,8 @@
 
 The engine never rolls dice. A throw is an action like any other, chosen by whoever drives the game (a
 random source, a person typing real dice, an exact evaluator weighing every outcome), and
-:func:`chance_outcomes` lists the throws with their probabilities, as OpenSpiel's chance player does.
+:func:`chance_outcomes` lists the throws with their probabilities, as OpenSpiel's chance player does;
+:func:`chance_totals` the same by totals, one throw for each, since a throw's effect is its total's.
 
 >>> from hazard.core.rulesets import find_ruleset
 >>> state = new_round(find_ruleset("britannica-1911"))
@@ -21,7 +22,7 @@ import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from hazard.core.dice import ROLLS, Roll
+from hazard.core.dice import ROLLS, TOTALS, Roll, total_probability
 from hazard.core.errors import IllegalError, InvalidError, quoted
 from hazard.core.events import (
     ChanceSet,
@@ -46,6 +47,7 @@ __all__ = [
     "Mover",
     "apply",
     "chance_outcomes",
+    "chance_totals",
     "legal_actions",
     "new_round",
     "to_move",
@@ -77,6 +79,11 @@ Action = Call | Roll
 """A caster's call or a throw of the dice."""
 
 _ROLL_PROBABILITY = Fraction(1, len(ROLLS))
+# Each total once, shown by its first roll in ROLLS' order (so the totals come in that order's first
+# appearances: 2 to 12), with the chance of the total.
+_TOTAL_THROWS = tuple(
+    (next(roll for roll in ROLLS if roll.total == total), total_probability(total)) for total in TOTALS
+)
 
 
 def new_round(ruleset: Ruleset) -> Round:
@@ -110,6 +117,20 @@ def chance_outcomes(state: Round) -> list[tuple[Roll, Fraction]]:
     if to_move(state) is not Mover.DICE:
         raise IllegalError(f"illegal request for throws in round ({state}): the dice are not to move")
     return [(roll, _ROLL_PROBABILITY) for roll in ROLLS]
+
+
+def chance_totals(state: Round) -> list[tuple[Roll, Fraction]]:
+    """The totals possible now, each as one throw showing it with the total's probability (11 throws in
+    all); only when the dice move. A throw does what its total does under every rule, so summing over these
+    is summing over :func:`chance_outcomes`, in a third of the steps (the exact analysis's chains).
+
+    >>> from hazard.core.rulesets import find_ruleset
+    >>> [(str(roll), str(p)) for roll, p in chance_totals(new_round(find_ruleset("craps")))][5]
+    ('1-6', '1/6')
+    """
+    if to_move(state) is not Mover.DICE:
+        raise IllegalError(f"illegal request for throws in round ({state}): the dice are not to move")
+    return list(_TOTAL_THROWS)
 
 
 def apply(state: Round, action: Action) -> tuple[Round, tuple[Event, ...]]:
