@@ -29,11 +29,11 @@ from hazard.web.bodies import NewAction
 from hazard.web.deps import acting, services_of
 from hazard.web.limits import App, Message, Receive, Scope, Send, Throttled, throttled_answer
 from hazard.web.refusals import RefusedAction, http_answer, refusal_answer
-from hazard.web.routes_api import act_as
+from hazard.web.routes_api import ACTIONS, act_as, router
 
 __all__ = ["ANSWER", "DirectActions"]
 
-_PATH = re.compile(r"/api/tables/([1-9][0-9]{0,17})/actions")
+_PATH = re.compile(re.escape(router.prefix + ACTIONS).replace(re.escape("{game}"), "([1-9][0-9]{0,17})"))
 """The route's path with a table number as plain digits (no sign, no leading zero: the route reads those)."""
 _JSON = re.compile(rb"application/json[ \t]*(;.*)?", re.IGNORECASE | re.DOTALL)
 ANSWER: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

@@ -53,7 +53,7 @@ from hazard.web.records import PAGE
 from hazard.web.refusals import RefusedAction
 from hazard.web.rules import table_rules
 
-__all__ = ["act_as", "router"]
+__all__ = ["ACTIONS", "act_as", "router"]
 
 router = APIRouter(prefix="/api")
 
@@ -167,7 +167,12 @@ async def bot(
     return {"seat": name, "seq": seq, "events": events}
 
 
-@router.post("/tables/{game}/actions", summary="Act", responses=REFUSALS)
+ACTIONS = "/tables/{game}/actions"
+"""The action route's path under the router's prefix (:data:`router`), which :mod:`hazard.web.direct` reads
+too."""
+
+
+@router.post(ACTIONS, summary="Act", responses=REFUSALS)
 async def act(game: GameNumber, body: NewAction, by: ActingDep, services: ServicesDep) -> dict[str, Any]:
     # The players' requests of this route are most often answered by hazard.web.direct, with the same code.
     return await act_as(game, body, by, services)
