@@ -22,6 +22,8 @@
 
 #include "simd.h"
 
+_Static_assert(COUNT_WIDTH % 2 == 0, "a table entry holds half an outcome's row");
+
 /* The paths this CPU and its operating system can run, as bits (1 << PATH_...). */
 #ifdef HAZARD_X86_SIMD
 __attribute__((target("xsave"))) static uint64_t os_state(void) { return (uint64_t)_xgetbv(0); }
@@ -143,7 +145,7 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
         uint64_t code = entries[j] >> CODE_SHIFT;
         uint64_t flags = code != 0 && (int64_t)code < codes ? (uint64_t)rule[code] & 7 : 0;
         v->table[j] = (uint32_t)((entries[j] & NEXT_MASK) | (((entries[j] >> THROW_BIT) & 1) << ENTRY_THROW) |
-                                 (flags << ENTRY_WIN) | ((code * COUNT_WIDTH) << ENTRY_ROW));
+                                 (flags << ENTRY_WIN) | ((code * (COUNT_WIDTH / 2)) << ENTRY_ROW));
     }
     /* the streak is at most a lane's rounds: an `after` past 32 bits is never reached, as in 64. After 0 or
      * 1, every counted loss passes the dice, even one that also wins (as tally.c has it): after 0 here, so
@@ -224,8 +226,8 @@ __attribute__((target(AVX2_TARGET))) static void batch_digits_avx2(vector_lanes 
  * are constant at each call, so that a ruleset whose dice never pass is compiled without the hands' work,
  * and one whose every counted loss passes them without the streak's. Checked, a round that reaches the
  * last bucket of throws is put there and its exact sums added (long_rounds); unchecked, none may (a key
- * is the row plus the throws, with no min and no test a step), and the batch returns whether some round
- * reached it (its throws' most, kept across the steps), for the caller to play the batch again checked. */
+ * is the throws plus the entry's step, with no min and no test a step), and the batch returns whether
+ * some round may have (the throws' most, kept across the steps), for the caller to play it again checked. */
 __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *v, const packer *p, int with_hands,
                                                               int checked, int64_t *nk, int64_t *nh) {
     const int n = AVX2_LANES;
@@ -234,9 +236,10 @@ __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *
     const __m256i below = _mm256_set1_epi32(THROW_BUCKETS - 2); /* > this: in the last bucket */
     const __m256i win_bit = _mm256_set1_epi32(1 << ENTRY_WIN), main_bit = _mm256_set1_epi32(1 << ENTRY_NO_MAIN);
     const __m256i loss_bit = _mm256_set1_epi32(1 << ENTRY_LOSS), zero = _mm256_setzero_si256();
+    const __m256i step_mask = _mm256_set1_epi32((int)ENTRY_STEP);
     /* streak >= after as a signed streak > after - 1: a streak is below a lane's quota, below 2^31 - 1 */
     const __m256i before = _mm256_set1_epi32((int)(v->after < INT32_MAX ? v->after : INT32_MAX) - 1);
-    __m256i o[2], t[2], streak[2], kept[2], rounds[2], most = zero; /* one for both: the registers are few */
+    __m256i o[2], t[2], streak[2], kept[2], rounds[2], most; /* one for both: the registers are few */
     for (int g = 0; g < 2; g++) {
         o[g] = _mm256_loadu_si256((const __m256i *)(v->offset + 8 * g));
         t[g] = _mm256_loadu_si256((const __m256i *)(v->throws + 8 * g));
@@ -244,6 +247,8 @@ __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *
         kept[g] = _mm256_loadu_si256((const __m256i *)(v->kept + 8 * g));
         rounds[g] = zero;
     }
+    /* a round reaches the last bucket only from 62 throws, which it had at the end of a step or at the start */
+    most = _mm256_max_epu32(t[0], t[1]);
     const int *table = (const int *)v->table;
     const uint32_t *digits = v->digits; /* held here: the keys' stores would have it read again each step */
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
@@ -254,28 +259,32 @@ __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *
             __m256i d = _mm256_loadu_si256((const __m256i *)(digits + s * n + 8 * g));
             __m256i e = _mm256_i32gather_epi32(table, _mm256_add_epi32(o[g], d), 4);
             o[g] = _mm256_and_si256(e, next);
-            t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(_mm256_srli_epi32(e, ENTRY_THROW), one));
-            __m256i row = _mm256_srli_epi32(e, ENTRY_ROW);
-            __m256i end = _mm256_cmpgt_epi32(row, zero);
+            __m256i shifted = _mm256_srli_epi32(e, ENTRY_THROW); /* the rule bits, the row, the throw */
+            __m256i step = _mm256_and_si256(shifted, step_mask);
+            __m256i end = _mm256_cmpgt_epi32(shifted, one); /* a row (the rule bits come only with one) */
             int m = _mm256_movemask_ps(_mm256_castsi256_ps(end));
-            __m256i key = _mm256_add_epi32(row, checked ? _mm256_min_epu32(t[g], last) : t[g]);
+            __m256i key;
+            if (checked) {
+                __m256i row = _mm256_andnot_si256(one, step);
+                t[g] = _mm256_add_epi32(t[g], _mm256_and_si256(step, one));
+                key = _mm256_add_epi32(row, _mm256_min_epu32(t[g], last));
+                int longer = m & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t[g], below)));
+                if (longer) { /* rare: a round of 63 throws or more */
+                    uint32_t tl[8], rl[8];
+                    _mm256_storeu_si256((__m256i *)tl, t[g]);
+                    _mm256_storeu_si256((__m256i *)rl, row);
+                    long_rounds(longer, tl, rl, v->counts, 8);
+                }
+                t[g] = _mm256_andnot_si256(end, t[g]);
+            } else { /* the key is the throws so far plus the step; where the round goes on, the throws */
+                key = _mm256_add_epi32(t[g], step);
+                t[g] = _mm256_andnot_si256(end, key);
+                most = _mm256_max_epu32(most, t[g]);
+            }
             __m256i order = _mm256_loadu_si256((const __m256i *)p->lut[m]);
             _mm256_storeu_si256((__m256i *)(keys + k), _mm256_permutevar8x32_epi32(key, order));
             k += _mm_popcnt_u32((unsigned)m);
-            int longer = 0;
-            if (checked) {
-                longer = m & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t[g], below)));
-            } else { /* a round that goes on counts too: reached is all that is asked */
-                most = _mm256_max_epu32(most, t[g]);
-            }
-            if (longer) { /* rare: a round of 63 throws or more */
-                uint32_t tl[8], rl[8];
-                _mm256_storeu_si256((__m256i *)tl, t[g]);
-                _mm256_storeu_si256((__m256i *)rl, row);
-                long_rounds(longer, tl, rl, v->counts, 8);
-            }
             rounds[g] = _mm256_sub_epi32(rounds[g], end);
-            t[g] = _mm256_andnot_si256(end, t[g]);
             if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
                 __m256i win = _mm256_cmpeq_epi32(_mm256_and_si256(e, win_bit), win_bit);
                 __m256i no_main = _mm256_cmpeq_epi32(_mm256_and_si256(e, main_bit), main_bit);
@@ -319,7 +328,7 @@ __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *
     }
     *nk = k;
     *nh = h;
-    __m256i reached = _mm256_cmpgt_epi32(most, below);
+    __m256i reached = _mm256_cmpgt_epi32(most, _mm256_set1_epi32(THROW_BUCKETS - 3));
     return !checked && _mm256_movemask_ps(_mm256_castsi256_ps(reached)) != 0;
 }
 

@@ -26,17 +26,20 @@
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
 /* A lane's table entry, as the gathers read it, is 32 bits: the next offset (13), the throw counted (1),
- * the passing rule's win, counted loss and no main (3), and the outcome's row of the counts (15: its code
- * times COUNT_WIDTH, 0 where the round goes on), so that a key is the row plus the throws' bucket. A table
- * or a ruleset too large for it is played the portable way. */
+ * half the outcome's row of the counts (14: its code times COUNT_WIDTH / 2, 0 where the round goes on),
+ * and the passing rule's win, counted loss and no main (3). So the entry shifted right by ENTRY_THROW is
+ * the throw plus the row (COUNT_WIDTH is even) under the rule bits: masked by ENTRY_STEP, what a step adds
+ * to the throws, and a key is the throws plus that, one add. A table or a ruleset too large for it is
+ * played the portable way. */
 #define ENTRY_NEXT 0x1FFFU
 #define ENTRY_THROW 13
-#define ENTRY_WIN 14
-#define ENTRY_LOSS 15
-#define ENTRY_NO_MAIN 16
-#define ENTRY_ROW 17
+#define ENTRY_ROW 14
+#define ENTRY_WIN 28
+#define ENTRY_LOSS 29
+#define ENTRY_NO_MAIN 30
+#define ENTRY_STEP 0x7FFFU /* the throw and the row, from the entry shifted right by ENTRY_THROW */
 #define MAX_ENTRIES (ENTRY_NEXT + 1)
-#define MAX_CODES ((1 << (32 - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's row fits 15 bits */
+#define MAX_CODES ((2 << (ENTRY_WIN - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's half row fits 14 bits */
 #define AVX2_TARGET "avx2,popcnt"
 
 #ifdef HAZARD_X86_SIMD

@@ -135,6 +135,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     const __m512i win_bit = _mm512_set1_epi32(1 << ENTRY_WIN), main_bit = _mm512_set1_epi32(1 << ENTRY_NO_MAIN);
     const __m512i loss_bit = _mm512_set1_epi32(1 << ENTRY_LOSS), throw_bit = _mm512_set1_epi32(1 << ENTRY_THROW);
     const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
+    const __m512i row_mask = _mm512_set1_epi32((int)(ENTRY_STEP - 1));
     __m512i o[AVX512_VECTORS], t[AVX512_VECTORS], streak[AVX512_VECTORS], kept[AVX512_VECTORS], rounds[AVX512_VECTORS];
     for (int g = 0; g < vectors; g++) {
         o[g] = _mm512_loadu_si512((const void *)(v->offset + 16 * g));
@@ -153,7 +154,7 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
             o[g] = _mm512_and_si512(e, next);
             t[g] = _mm512_mask_add_epi32(t[g], _mm512_test_epi32_mask(e, throw_bit), t[g], one);
-            __m512i row = _mm512_srli_epi32(e, ENTRY_ROW);
+            __m512i row = _mm512_and_si512(_mm512_srli_epi32(e, ENTRY_THROW), row_mask); /* simd.h's layout */
             __mmask16 end = _mm512_cmpgt_epi32_mask(row, zero);
             __m512i key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
             _mm512_storeu_si512((void *)(keys + k), _mm512_maskz_compress_epi32(end, key));
