@@ -158,8 +158,6 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
 
 /* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
-#define HANDS_STREAK 1     /* the hands' work: a streak of losses kept and compared */
-#define HANDS_EVERY_LOSS 2 /* the hands' work where every counted loss passes (v->every_loss) */
 
 #define AVX2_LANES 16
 
@@ -391,7 +389,7 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         }
         int64_t nk, nh;
         if (path == PATH_AVX512) {
-            hazard_avx512_batch(&v, v.hands_on, &nk, &nh);
+            hazard_avx512_batch(&v, !v.hands_on ? 0 : v.every_loss ? HANDS_EVERY_LOSS : HANDS_STREAK, &nk, &nh);
         } else if (v.hands_on && v.every_loss) {
             batch_avx2_every_loss(&v, p, &nk, &nh);
         } else if (v.hands_on) {

@@ -41,6 +41,8 @@
 #define MAX_ENTRIES (ENTRY_NEXT + 1)
 #define MAX_CODES ((2 << (ENTRY_WIN - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's half row fits 14 bits */
 #define AVX2_TARGET "avx2,popcnt"
+#define HANDS_STREAK 1     /* a batch's hands' work: a streak of losses kept and compared */
+#define HANDS_EVERY_LOSS 2 /* a batch's hands' work where every counted loss passes (v->every_loss) */
 
 #ifdef HAZARD_X86_SIMD
 /* The lanes of a vector path and what they share (the table's entries laid out as above). */

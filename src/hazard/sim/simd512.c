@@ -173,9 +173,12 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
                 __mmask16 no_main = _mm512_test_epi32_mask(e, main_bit);
                 __mmask16 loss = _mm512_test_epi32_mask(e, loss_bit);
                 kept[g] = _mm512_mask_add_epi32(kept[g], end & (__mmask16)~no_main, kept[g], one);
-                streak[g] = _mm512_mask_add_epi32(streak[g], loss, streak[g], one);
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~win, streak[g]);
-                __mmask16 passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
+                __mmask16 passed = no_main | loss;
+                if (with_hands == HANDS_STREAK) { /* else every counted loss passes, and the streak stays 0 */
+                    streak[g] = _mm512_mask_add_epi32(streak[g], loss, streak[g], one);
+                    streak[g] = _mm512_maskz_mov_epi32((__mmask16)~win, streak[g]);
+                    passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
+                }
                 __m512i hand = _mm512_min_epu32(kept[g], last);
                 _mm512_storeu_si512((void *)(hand_keys + h), _mm512_maskz_compress_epi32(passed, hand));
                 h += _mm_popcnt_u32(passed);
@@ -185,7 +188,9 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
                     _mm512_storeu_si512((void *)kl, kept[g]);
                     long_hands(long_hand, kl, v->hands, 16);
                 }
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, streak[g]);
+                if (with_hands == HANDS_STREAK) {
+                    streak[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, streak[g]);
+                }
                 kept[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, kept[g]);
             }
         }
@@ -202,20 +207,24 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
 }
 
 /* One batch of every lane (as simd.c's AVX2 batch, sixteen lanes to a vector, packed by vpcompressd): of
- * four vectors (64 lanes) or two (32), compiled for each with the hands' work and without. */
+ * four vectors (64 lanes) or two (32), compiled for each of the hands' works (0, HANDS_STREAK,
+ * HANDS_EVERY_LOSS, as the AVX2 batch). */
+#define BATCH_AVX512(name, vectors, with_hands)                                                            \
+    __attribute__((target(AVX512_TARGET))) static void name(vector_lanes *v, int64_t *nk, int64_t *nh) {     \
+        batch_avx512(v, vectors, with_hands, nk, nh);                                                      \
+    }
+BATCH_AVX512(batch4_counts, AVX512_VECTORS, 0)
+BATCH_AVX512(batch4_hands, AVX512_VECTORS, HANDS_STREAK)
+BATCH_AVX512(batch4_every_loss, AVX512_VECTORS, HANDS_EVERY_LOSS)
+BATCH_AVX512(batch2_counts, 2, 0)
+BATCH_AVX512(batch2_hands, 2, HANDS_STREAK)
+BATCH_AVX512(batch2_every_loss, 2, HANDS_EVERY_LOSS)
+
 __attribute__((target(AVX512_TARGET))) void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk,
                                                                 int64_t *nh) {
-    if (v->lanes == 16 * AVX512_VECTORS) {
-        if (with_hands) {
-            batch_avx512(v, AVX512_VECTORS, 1, nk, nh);
-        } else {
-            batch_avx512(v, AVX512_VECTORS, 0, nk, nh);
-        }
-    } else if (with_hands) {
-        batch_avx512(v, 2, 1, nk, nh);
-    } else {
-        batch_avx512(v, 2, 0, nk, nh);
-    }
+    static void (*const batches[2][3])(vector_lanes *, int64_t *, int64_t *) = {
+        {batch2_counts, batch2_hands, batch2_every_loss}, {batch4_counts, batch4_hands, batch4_every_loss}};
+    batches[v->lanes == 16 * AVX512_VECTORS][with_hands](v, nk, nh);
 }
 #else
 typedef int hazard_no_avx512; /* ISO C wants something in a file */
