@@ -1,7 +1,9 @@
 /*
  * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path's
- * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
- * rare sums of long rounds and hands. Only x86-64 builds by GCC or Clang have vector paths.
+ * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the
+ * constants, a group of lanes' work space, the rare sums of long rounds and hands, and the lanes' states
+ * as the vector words unpack them, draw a rejected word again and pack them back. Only x86-64 builds by
+ * GCC or Clang have vector paths.
  */
 
 #ifndef HAZARD_SIMD_H
@@ -81,6 +83,42 @@ static inline void long_hands(int mask, const uint32_t *kept, int64_t *hands, in
             uint64_t k = kept[lane];
             hands[HAND_BUCKETS] += (int64_t)k;
             hands[HAND_BUCKETS + 1] += (int64_t)(k * k);
+        }
+    }
+}
+
+/* The lanes' PCG64 states and increments unpacked into an array of each half, as the vector words
+ * (simd256.c, simd512.c) load them, and the states packed back after. */
+static inline void lanes_unpack(const hazard_lane *bits, int lanes, uint64_t *sh, uint64_t *sl, uint64_t *ih,
+                                uint64_t *il) {
+    for (int lane = 0; lane < lanes; lane++) {
+        sh[lane] = bits[lane].state_high;
+        sl[lane] = bits[lane].state_low;
+        ih[lane] = bits[lane].inc_high;
+        il[lane] = bits[lane].inc_low;
+    }
+}
+
+static inline void lanes_pack(hazard_lane *bits, int lanes, const uint64_t *sh, const uint64_t *sl) {
+    for (int lane = 0; lane < lanes; lane++) {
+        bits[lane].state_high = sh[lane];
+        bits[lane].state_low = sl[lane];
+    }
+}
+
+/* The rare word at or over the limit, for each of eight lanes set in `rejected`: that lane's next words
+ * drawn by native.c's generator, one at a time, until one is accepted (into words), its state (the halves
+ * from lanes_unpack, at the eight lanes' first) moved on as far. */
+static inline void lanes_draw_again(int rejected, uint64_t *words, uint64_t *sh, uint64_t *sl, const uint64_t *ih,
+                                    const uint64_t *il) {
+    for (int k = 0; k < 8; k++) {
+        if ((rejected >> k) & 1) {
+            hazard_lane one_lane = {sh[k], sl[k], ih[k], il[k]};
+            while (words[k] >= WORD_LIMIT) {
+                hazard_lane_words(&one_lane, &words[k], 1);
+            }
+            sh[k] = one_lane.state_high;
+            sl[k] = one_lane.state_low;
         }
     }
 }

@@ -71,12 +71,7 @@ __attribute__((target(AVX512_TARGET))) static inline __m512i divmod_avx512(__m51
 __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low,
                                                                uint32_t *high, int n) {
     uint64_t sh[MAX_LANES], sl[MAX_LANES], ih[MAX_LANES], il[MAX_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        sh[lane] = bits[lane].state_high;
-        sl[lane] = bits[lane].state_low;
-        ih[lane] = bits[lane].inc_high;
-        il[lane] = bits[lane].inc_low;
-    }
+    lanes_unpack(bits, lanes, sh, sl, ih, il);
     const __m512i ml = _mm512_set1_epi64((long long)PCG_MULTIPLIER_LOW), mh = _mm512_set1_epi64((long long)PCG_MULTIPLIER_HIGH);
     const __m512i limit = _mm512_set1_epi64((long long)WORD_LIMIT), one = _mm512_set1_epi64(1);
     for (int i = 0; i < n; i++) {
@@ -95,16 +90,7 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
             if (rejected) { /* rare: that lane's next words, one at a time, until one is accepted */
                 uint64_t words[8];
                 _mm512_storeu_si512((void *)words, w);
-                for (int k = 0; k < 8; k++) {
-                    if ((rejected >> k) & 1) {
-                        hazard_lane one_lane = {sh[g + k], sl[g + k], ih[g + k], il[g + k]};
-                        while (words[k] >= WORD_LIMIT) {
-                            hazard_lane_words(&one_lane, &words[k], 1);
-                        }
-                        sh[g + k] = one_lane.state_high;
-                        sl[g + k] = one_lane.state_low;
-                    }
-                }
+                lanes_draw_again(rejected, words, sh + g, sl + g, ih + g, il + g);
                 w = _mm512_loadu_si512((const void *)words);
             }
             __m512i ignored, h;
@@ -114,10 +100,7 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
             _mm256_storeu_si256((__m256i *)(high + i * lanes + g), _mm512_cvtepi64_epi32(h));
         }
     }
-    for (int lane = 0; lane < lanes; lane++) {
-        bits[lane].state_high = sh[lane];
-        bits[lane].state_low = sl[lane];
-    }
+    lanes_pack(bits, lanes, sh, sl);
 }
 
 /* One batch of `vectors` vectors of sixteen lanes; `vectors`, `with_hands` and `checked` are constant at
