@@ -14,8 +14,10 @@
  * eight or sixteen lanes at a time (a multiply-high division by 36: on AVX2 in 16 bits, each half split
  * at 36^3 first), (3) all lanes step through their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
  * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
- * that passes a key of its own, (4) the keys are counted. Then each lane is finished alone, as the
- * portable path plays it. No compiler builtin (the tests forbid them): the CPU is asked with <cpuid.h>.
+ * that passes a key of its own (no round tested a step for the last bucket of throws: the rare batch in
+ * which one may have reached it is played again, checked), (4) the keys are counted. Then each lane is
+ * finished alone, as the portable path plays it. No compiler builtin (the tests forbid them): the CPU is
+ * asked with <cpuid.h>.
  */
 
 #include <string.h>
