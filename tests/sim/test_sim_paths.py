@@ -134,6 +134,31 @@ def test_long_rounds_and_long_hands_are_summed_exactly_on_every_path(
     assert (hands[HAND_BUCKETS] > 0) == long_hands
 
 
+def _long_hands() -> array[int]:
+    """A table of one state in which every throw ends the round: a roll of 1-1 in outcome 1, any other in
+    outcome 2, so that a hand passed only by outcome 1 lasts 36 rounds on average, many in the last bucket."""
+    entries = zeros("Q", 36)
+    for digit in range(36):
+        entries[digit] = (1 << THROW_BIT) | ((1 if digit == 0 else 2) << CODE_SHIFT)
+    return entries
+
+
+@pytest.mark.parametrize("path", VECTOR_PATHS)
+@pytest.mark.parametrize(
+    "rule",
+    [[1, 2, 1], [1, 3, 1], [0, 4, 1]],
+    ids=["after 1, a loss passes", "after 1, a loss that also wins passes", "no main passes"],
+)
+def test_long_hands_where_every_counted_loss_passes_are_summed_exactly_on_every_path(
+    path: str, rule: list[int]
+) -> None:
+    # where every counted loss passes, the AVX2 batch leaves a hand's rounds for the count to bucket
+    arguments = (_long_hands(), 0, array("q", rule), _quotas(GROUP, 600))
+    portable = _played(NATIVE, *arguments, seed=5, path="portable")
+    assert _played(NATIVE, *arguments, seed=5, path=path) == portable
+    assert portable[1][HAND_BUCKETS] > 0  # the long hands' rounds summed
+
+
 def test_the_path_in_use_is_the_best_unless_one_is_forced(monkeypatch: pytest.MonkeyPatch) -> None:
     assert PATHS[0] == "portable"
     assert set(PATHS) <= set(native.KERNEL_PATHS)

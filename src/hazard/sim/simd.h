@@ -1,7 +1,9 @@
 /*
  * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path's
- * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the constants, a group of lanes' work space, and the
- * rare sums of long rounds and hands. Only x86-64 builds by GCC or Clang have vector paths.
+ * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the
+ * constants, a group of lanes' work space, the rare sums of long rounds and hands, and the lanes' states
+ * as the vector words unpack them, draw a rejected word again and pack them back. Only x86-64 builds by
+ * GCC or Clang have vector paths.
  */
 
 #ifndef HAZARD_SIMD_H
@@ -26,18 +28,23 @@
 #define BATCH_STEPS (BATCH_WORDS * DIGITS_PER_WORD)
 #define MAX_LANES 64 /* AVX-512: four vectors of sixteen lanes, so that four chains of gathers overlap */
 /* A lane's table entry, as the gathers read it, is 32 bits: the next offset (13), the throw counted (1),
- * the passing rule's win, counted loss and no main (3), and the outcome's row of the counts (15: its code
- * times COUNT_WIDTH, 0 where the round goes on), so that a key is the row plus the throws' bucket. A table
- * or a ruleset too large for it is played the portable way. */
+ * half the outcome's row of the counts (14: its code times COUNT_WIDTH / 2, 0 where the round goes on),
+ * and the passing rule's win, counted loss and no main (3). So the entry shifted right by ENTRY_THROW is
+ * the throw plus the row (COUNT_WIDTH is even) under the rule bits: masked by ENTRY_STEP, what a step adds
+ * to the throws, and a key is the throws plus that, one add. A table or a ruleset too large for it is
+ * played the portable way. */
 #define ENTRY_NEXT 0x1FFFU
 #define ENTRY_THROW 13
-#define ENTRY_WIN 14
-#define ENTRY_LOSS 15
-#define ENTRY_NO_MAIN 16
-#define ENTRY_ROW 17
+#define ENTRY_ROW 14
+#define ENTRY_WIN 28
+#define ENTRY_LOSS 29
+#define ENTRY_NO_MAIN 30
+#define ENTRY_STEP 0x7FFFU /* the throw and the row, from the entry shifted right by ENTRY_THROW */
 #define MAX_ENTRIES (ENTRY_NEXT + 1)
-#define MAX_CODES ((1 << (32 - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's row fits 15 bits */
+#define MAX_CODES ((2 << (ENTRY_WIN - ENTRY_ROW)) / COUNT_WIDTH) /* 496: the last code's half row fits 14 bits */
 #define AVX2_TARGET "avx2,popcnt"
+#define HANDS_STREAK 1     /* a batch's hands' work: a streak of losses kept and compared */
+#define HANDS_EVERY_LOSS 2 /* a batch's hands' work where every counted loss passes (v->every_loss) */
 
 #ifdef HAZARD_X86_SIMD
 /* The lanes of a vector path and what they share (the table's entries laid out as above). */
@@ -76,6 +83,42 @@ static inline void long_hands(int mask, const uint32_t *kept, int64_t *hands, in
             uint64_t k = kept[lane];
             hands[HAND_BUCKETS] += (int64_t)k;
             hands[HAND_BUCKETS + 1] += (int64_t)(k * k);
+        }
+    }
+}
+
+/* The lanes' PCG64 states and increments unpacked into an array of each half, as the vector words
+ * (simd256.c, simd512.c) load them, and the states packed back after. */
+static inline void lanes_unpack(const hazard_lane *bits, int lanes, uint64_t *sh, uint64_t *sl, uint64_t *ih,
+                                uint64_t *il) {
+    for (int lane = 0; lane < lanes; lane++) {
+        sh[lane] = bits[lane].state_high;
+        sl[lane] = bits[lane].state_low;
+        ih[lane] = bits[lane].inc_high;
+        il[lane] = bits[lane].inc_low;
+    }
+}
+
+static inline void lanes_pack(hazard_lane *bits, int lanes, const uint64_t *sh, const uint64_t *sl) {
+    for (int lane = 0; lane < lanes; lane++) {
+        bits[lane].state_high = sh[lane];
+        bits[lane].state_low = sl[lane];
+    }
+}
+
+/* The rare word at or over the limit, for each of eight lanes set in `rejected`: that lane's next words
+ * drawn by native.c's generator, one at a time, until one is accepted (into words), its state (the halves
+ * from lanes_unpack, at the eight lanes' first) moved on as far. */
+static inline void lanes_draw_again(int rejected, uint64_t *words, uint64_t *sh, uint64_t *sl, const uint64_t *ih,
+                                    const uint64_t *il) {
+    for (int k = 0; k < 8; k++) {
+        if ((rejected >> k) & 1) {
+            hazard_lane one_lane = {sh[k], sl[k], ih[k], il[k]};
+            while (words[k] >= WORD_LIMIT) {
+                hazard_lane_words(&one_lane, &words[k], 1);
+            }
+            sh[k] = one_lane.state_high;
+            sl[k] = one_lane.state_low;
         }
     }
 }

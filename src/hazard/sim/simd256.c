@@ -92,12 +92,7 @@ __attribute__((target(AVX2_TARGET))) static inline __m256i narrow_avx2(__m256i a
 __attribute__((target(AVX2_TARGET))) void hazard_avx2_words(hazard_lane *bits, int lanes, uint32_t *low,
                                                             uint32_t *high, int n) {
     uint64_t sh[MAX_LANES], sl[MAX_LANES], ih[MAX_LANES], il[MAX_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        sh[lane] = bits[lane].state_high;
-        sl[lane] = bits[lane].state_low;
-        ih[lane] = bits[lane].inc_high;
-        il[lane] = bits[lane].inc_low;
-    }
+    lanes_unpack(bits, lanes, sh, sl, ih, il);
     const __m256i limit_less = _mm256_set1_epi64x((long long)((WORD_LIMIT - 1) ^ (1ULL << 63)));
     const __m256i sign = _mm256_set1_epi64x((long long)(1ULL << 63));
     for (int g = 0; g < lanes; g += 8) {
@@ -124,16 +119,7 @@ __attribute__((target(AVX2_TARGET))) void hazard_avx2_words(hazard_lane *bits, i
                     _mm256_storeu_si256((__m256i *)(sl + g + 4 * v), lo[v]);
                     _mm256_storeu_si256((__m256i *)(sh + g + 4 * v), hi[v]);
                 }
-                for (int k = 0; k < 8; k++) {
-                    if ((rejected >> k) & 1) {
-                        hazard_lane one_lane = {sh[g + k], sl[g + k], ih[g + k], il[g + k]};
-                        while (words[k] >= WORD_LIMIT) {
-                            hazard_lane_words(&one_lane, &words[k], 1);
-                        }
-                        sh[g + k] = one_lane.state_high;
-                        sl[g + k] = one_lane.state_low;
-                    }
-                }
+                lanes_draw_again(rejected, words, sh + g, sl + g, ih + g, il + g);
                 for (int v = 0; v < 2; v++) {
                     lo[v] = _mm256_loadu_si256((const __m256i *)(sl + g + 4 * v));
                     hi[v] = _mm256_loadu_si256((const __m256i *)(sh + g + 4 * v));
@@ -152,10 +138,7 @@ __attribute__((target(AVX2_TARGET))) void hazard_avx2_words(hazard_lane *bits, i
             _mm256_storeu_si256((__m256i *)(sh + g + 4 * v), hi[v]);
         }
     }
-    for (int lane = 0; lane < lanes; lane++) {
-        bits[lane].state_high = sh[lane];
-        bits[lane].state_low = sl[lane];
-    }
+    lanes_pack(bits, lanes, sh, sl);
 }
 #else
 typedef int hazard_no_avx2; /* ISO C wants something in a file */

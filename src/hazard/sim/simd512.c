@@ -6,6 +6,8 @@
  * has AVX-512 (simd.c asks it).
  */
 
+#include <string.h>
+
 #include "simd.h"
 
 #ifdef HAZARD_X86_SIMD
@@ -69,12 +71,7 @@ __attribute__((target(AVX512_TARGET))) static inline __m512i divmod_avx512(__m51
 __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low,
                                                                uint32_t *high, int n) {
     uint64_t sh[MAX_LANES], sl[MAX_LANES], ih[MAX_LANES], il[MAX_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        sh[lane] = bits[lane].state_high;
-        sl[lane] = bits[lane].state_low;
-        ih[lane] = bits[lane].inc_high;
-        il[lane] = bits[lane].inc_low;
-    }
+    lanes_unpack(bits, lanes, sh, sl, ih, il);
     const __m512i ml = _mm512_set1_epi64((long long)PCG_MULTIPLIER_LOW), mh = _mm512_set1_epi64((long long)PCG_MULTIPLIER_HIGH);
     const __m512i limit = _mm512_set1_epi64((long long)WORD_LIMIT), one = _mm512_set1_epi64(1);
     for (int i = 0; i < n; i++) {
@@ -93,16 +90,7 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
             if (rejected) { /* rare: that lane's next words, one at a time, until one is accepted */
                 uint64_t words[8];
                 _mm512_storeu_si512((void *)words, w);
-                for (int k = 0; k < 8; k++) {
-                    if ((rejected >> k) & 1) {
-                        hazard_lane one_lane = {sh[g + k], sl[g + k], ih[g + k], il[g + k]};
-                        while (words[k] >= WORD_LIMIT) {
-                            hazard_lane_words(&one_lane, &words[k], 1);
-                        }
-                        sh[g + k] = one_lane.state_high;
-                        sl[g + k] = one_lane.state_low;
-                    }
-                }
+                lanes_draw_again(rejected, words, sh + g, sl + g, ih + g, il + g);
                 w = _mm512_loadu_si512((const void *)words);
             }
             __m512i ignored, h;
@@ -112,16 +100,14 @@ __attribute__((target(AVX512_TARGET))) void hazard_avx512_words(hazard_lane *bit
             _mm256_storeu_si256((__m256i *)(high + i * lanes + g), _mm512_cvtepi64_epi32(h));
         }
     }
-    for (int lane = 0; lane < lanes; lane++) {
-        bits[lane].state_high = sh[lane];
-        bits[lane].state_low = sl[lane];
-    }
+    lanes_pack(bits, lanes, sh, sl);
 }
 
-/* One batch of `vectors` vectors of sixteen lanes; `vectors` and `with_hands` are constant at each call. */
-__attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_lanes *v, int vectors,
-                                                                      int with_hands, int64_t *nk,
-                                                                      int64_t *nh) {
+/* One batch of `vectors` vectors of sixteen lanes; `vectors`, `with_hands` and `checked` are constant at
+ * each call. Checked or not, as simd.c's AVX2 batch: unchecked, it returns whether a round may have
+ * reached the last bucket of throws, for the batch to be played again checked. */
+__attribute__((target(AVX512_TARGET))) static inline int batch_avx512(vector_lanes *v, int vectors, int with_hands,
+                                                                     int checked, int64_t *nk, int64_t *nh) {
     const int n = 16 * vectors;
     for (int w = 0; w < BATCH_WORDS; w++) {
         for (int g = 0; g < n; g += 16) {
@@ -133,8 +119,9 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     const __m512i next = _mm512_set1_epi32((int)ENTRY_NEXT), one = _mm512_set1_epi32(1);
     const __m512i last = _mm512_set1_epi32(THROW_BUCKETS - 1);
     const __m512i win_bit = _mm512_set1_epi32(1 << ENTRY_WIN), main_bit = _mm512_set1_epi32(1 << ENTRY_NO_MAIN);
-    const __m512i loss_bit = _mm512_set1_epi32(1 << ENTRY_LOSS), throw_bit = _mm512_set1_epi32(1 << ENTRY_THROW);
+    const __m512i loss_bit = _mm512_set1_epi32(1 << ENTRY_LOSS);
     const __m512i after = _mm512_set1_epi32((int)v->after), zero = _mm512_setzero_si512();
+    const __m512i step_mask = _mm512_set1_epi32((int)ENTRY_STEP);
     __m512i o[AVX512_VECTORS], t[AVX512_VECTORS], streak[AVX512_VECTORS], kept[AVX512_VECTORS], rounds[AVX512_VECTORS];
     for (int g = 0; g < vectors; g++) {
         o[g] = _mm512_loadu_si512((const void *)(v->offset + 16 * g));
@@ -142,6 +129,10 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
         streak[g] = _mm512_loadu_si512((const void *)(v->streak + 16 * g));
         kept[g] = _mm512_loadu_si512((const void *)(v->kept + 16 * g));
         rounds[g] = zero;
+    }
+    __m512i most = t[0]; /* as the AVX2 batch: the throws at the start and at the end of each step */
+    for (int g = 1; g < vectors; g++) {
+        most = _mm512_max_epu32(most, t[g]);
     }
     const void *table = v->table;
     uint32_t *keys = v->keys, *hand_keys = v->hand_keys;
@@ -152,29 +143,41 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
             __m512i d = _mm512_loadu_si512((const void *)(v->digits + s * n + 16 * g));
             __m512i e = _mm512_i32gather_epi32(_mm512_add_epi32(o[g], d), table, 4);
             o[g] = _mm512_and_si512(e, next);
-            t[g] = _mm512_mask_add_epi32(t[g], _mm512_test_epi32_mask(e, throw_bit), t[g], one);
-            __m512i row = _mm512_srli_epi32(e, ENTRY_ROW);
-            __mmask16 end = _mm512_cmpgt_epi32_mask(row, zero);
-            __m512i key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
+            __m512i shifted = _mm512_srli_epi32(e, ENTRY_THROW); /* as simd.c's AVX2 batch */
+            __m512i step = _mm512_and_si512(shifted, step_mask);
+            __mmask16 end = _mm512_cmpgt_epi32_mask(shifted, one);
+            __m512i key;
+            if (checked) {
+                __m512i row = _mm512_andnot_si512(one, step);
+                t[g] = _mm512_add_epi32(t[g], _mm512_and_si512(step, one));
+                key = _mm512_add_epi32(row, _mm512_min_epu32(t[g], last));
+                __mmask16 longer = _mm512_mask_cmpge_epu32_mask(end, t[g], last);
+                if (longer) { /* rare: a round of 63 throws or more */
+                    uint32_t tl[16], rl[16];
+                    _mm512_storeu_si512((void *)tl, t[g]);
+                    _mm512_storeu_si512((void *)rl, row);
+                    long_rounds(longer, tl, rl, v->counts, 16);
+                }
+                t[g] = _mm512_maskz_mov_epi32((__mmask16)~end, t[g]);
+            } else {
+                key = _mm512_add_epi32(t[g], step);
+                t[g] = _mm512_maskz_mov_epi32((__mmask16)~end, key);
+                most = _mm512_max_epu32(most, t[g]);
+            }
             _mm512_storeu_si512((void *)(keys + k), _mm512_maskz_compress_epi32(end, key));
             k += _mm_popcnt_u32(end);
-            __mmask16 longer = _mm512_mask_cmpge_epu32_mask(end, t[g], last);
-            if (longer) { /* rare: a round of 63 throws or more */
-                uint32_t tl[16], rl[16];
-                _mm512_storeu_si512((void *)tl, t[g]);
-                _mm512_storeu_si512((void *)rl, row);
-                long_rounds(longer, tl, rl, v->counts, 16);
-            }
             rounds[g] = _mm512_mask_add_epi32(rounds[g], end, rounds[g], one);
-            t[g] = _mm512_maskz_mov_epi32((__mmask16)~end, t[g]);
             if (with_hands) { /* the entry's rule bits are 0 where the round goes on */
                 __mmask16 win = _mm512_test_epi32_mask(e, win_bit);
                 __mmask16 no_main = _mm512_test_epi32_mask(e, main_bit);
                 __mmask16 loss = _mm512_test_epi32_mask(e, loss_bit);
                 kept[g] = _mm512_mask_add_epi32(kept[g], end & (__mmask16)~no_main, kept[g], one);
-                streak[g] = _mm512_mask_add_epi32(streak[g], loss, streak[g], one);
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~win, streak[g]);
-                __mmask16 passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
+                __mmask16 passed = no_main | loss;
+                if (with_hands == HANDS_STREAK) { /* else every counted loss passes, and the streak stays 0 */
+                    streak[g] = _mm512_mask_add_epi32(streak[g], loss, streak[g], one);
+                    streak[g] = _mm512_maskz_mov_epi32((__mmask16)~win, streak[g]);
+                    passed = no_main | _mm512_mask_cmpge_epu32_mask(loss, streak[g], after);
+                }
                 __m512i hand = _mm512_min_epu32(kept[g], last);
                 _mm512_storeu_si512((void *)(hand_keys + h), _mm512_maskz_compress_epi32(passed, hand));
                 h += _mm_popcnt_u32(passed);
@@ -184,7 +187,9 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
                     _mm512_storeu_si512((void *)kl, kept[g]);
                     long_hands(long_hand, kl, v->hands, 16);
                 }
-                streak[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, streak[g]);
+                if (with_hands == HANDS_STREAK) {
+                    streak[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, streak[g]);
+                }
                 kept[g] = _mm512_maskz_mov_epi32((__mmask16)~passed, kept[g]);
             }
         }
@@ -198,23 +203,36 @@ __attribute__((target(AVX512_TARGET))) static inline void batch_avx512(vector_la
     }
     *nk = k;
     *nh = h;
+    return !checked && _mm512_cmpgt_epu32_mask(most, _mm512_set1_epi32(THROW_BUCKETS - 3)) != 0;
 }
 
 /* One batch of every lane (as simd.c's AVX2 batch, sixteen lanes to a vector, packed by vpcompressd): of
- * four vectors (64 lanes) or two (32), compiled for each with the hands' work and without. */
+ * four vectors (64 lanes) or two (32), compiled for each of the hands' works (0, HANDS_STREAK,
+ * HANDS_EVERY_LOSS, as the AVX2 batch). */
+#define BATCH_AVX512(name, vectors, with_hands)                                                            \
+    __attribute__((target(AVX512_TARGET))) static void name(vector_lanes *v, int64_t *nk, int64_t *nh) {     \
+        uint32_t saved[4 * MAX_LANES]; /* offset, throws, streak, kept */                                  \
+        int64_t sums[2] = {v->hands[HAND_BUCKETS], v->hands[HAND_BUCKETS + 1]}; /* the long hands' */     \
+        memcpy(saved, v->offset, sizeof(uint32_t) * 4 * (size_t)v->lanes);                                \
+        if (batch_avx512(v, vectors, with_hands, 0, nk, nh)) {                                             \
+            memcpy(v->offset, saved, sizeof(uint32_t) * 4 * (size_t)v->lanes);                            \
+            v->hands[HAND_BUCKETS] = sums[0];                                                              \
+            v->hands[HAND_BUCKETS + 1] = sums[1];                                                          \
+            batch_avx512(v, vectors, with_hands, 1, nk, nh);                                               \
+        }                                                                                                  \
+    }
+BATCH_AVX512(batch4_counts, AVX512_VECTORS, 0)
+BATCH_AVX512(batch4_hands, AVX512_VECTORS, HANDS_STREAK)
+BATCH_AVX512(batch4_every_loss, AVX512_VECTORS, HANDS_EVERY_LOSS)
+BATCH_AVX512(batch2_counts, 2, 0)
+BATCH_AVX512(batch2_hands, 2, HANDS_STREAK)
+BATCH_AVX512(batch2_every_loss, 2, HANDS_EVERY_LOSS)
+
 __attribute__((target(AVX512_TARGET))) void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk,
                                                                 int64_t *nh) {
-    if (v->lanes == 16 * AVX512_VECTORS) {
-        if (with_hands) {
-            batch_avx512(v, AVX512_VECTORS, 1, nk, nh);
-        } else {
-            batch_avx512(v, AVX512_VECTORS, 0, nk, nh);
-        }
-    } else if (with_hands) {
-        batch_avx512(v, 2, 1, nk, nh);
-    } else {
-        batch_avx512(v, 2, 0, nk, nh);
-    }
+    static void (*const batches[2][3])(vector_lanes *, int64_t *, int64_t *) = {
+        {batch2_counts, batch2_hands, batch2_every_loss}, {batch4_counts, batch4_hands, batch4_every_loss}};
+    batches[v->lanes == 16 * AVX512_VECTORS][with_hands](v, nk, nh);
 }
 #else
 typedef int hazard_no_avx512; /* ISO C wants something in a file */
