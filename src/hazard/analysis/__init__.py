@@ -37,29 +37,16 @@ if TYPE_CHECKING:
     from hazard.analysis.position import caster_chance
 
 # The comparison of rulesets, the designer's figures and the position load when first asked for: `hazard
-# odds` needs none of them (about 12 ms of its start-up on a slow machine).
-_LATER = {
-    **dict.fromkeys(
-        (
-            "Comparison",
-            "Difference",
-            "Effect",
-            "Figures",
-            "MainFigures",
-            "RuleKind",
-            "compare_rulesets",
-            "kept_change",
-        ),
-        "hazard.analysis.compare",
-    ),
-    **dict.fromkeys(("Design", "MainChange", "design_figures"), "hazard.analysis.design"),
-    "caster_chance": "hazard.analysis.position",
-}
+# odds` needs none of them (about 12 ms of its start-up on a slow machine). A name of this facade's that is
+# not loaded above is looked for in them in turn, the lightest first.
+_LATER = ("hazard.analysis.position", "hazard.analysis.design", "hazard.analysis.compare")
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LATER:
-        return getattr(import_module(_LATER[name]), name)
+    if name in __all__:
+        for module in map(import_module, _LATER):
+            if name in module.__all__:
+                return getattr(module, name)
     raise AttributeError(f"module 'hazard.analysis' has no attribute {name!r}")
 
 
