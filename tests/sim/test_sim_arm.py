@@ -46,6 +46,18 @@ def _tool(name: str) -> str:
     pytest.skip(f"no {name}: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user")
 
 
+@pytest.mark.parametrize("required", [False, True])
+def test_missing_tools_skip_unless_arm_is_required(monkeypatch: pytest.MonkeyPatch, required: bool) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    if required:
+        monkeypatch.setenv("HAZARD_REQUIRE_ARM", "1")
+    else:
+        monkeypatch.delenv("HAZARD_REQUIRE_ARM", raising=False)
+    outcome = pytest.fail.Exception if required else pytest.skip.Exception
+    with pytest.raises(outcome, match="qemu-aarch64"):
+        _tool("qemu-aarch64")
+
+
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The driver built for aarch64, as the command that runs it under qemu."""
