@@ -112,10 +112,15 @@ def legal_actions(state: Round) -> list[Action]:
     return []
 
 
-def chance_outcomes(state: Round) -> list[tuple[Roll, Fraction]]:
-    """The throws possible now with their probabilities (36 outcomes of 1/36); only when the dice move."""
+def _dice_move(state: Round) -> None:
+    """Refuse a request for the throws possible where the dice are not to move."""
     if to_move(state) is not Mover.DICE:
         raise IllegalError(f"illegal request for throws in round ({state}): the dice are not to move")
+
+
+def chance_outcomes(state: Round) -> list[tuple[Roll, Fraction]]:
+    """The throws possible now with their probabilities (36 outcomes of 1/36); only when the dice move."""
+    _dice_move(state)
     return [(roll, _ROLL_PROBABILITY) for roll in ROLLS]
 
 
@@ -128,8 +133,7 @@ def chance_totals(state: Round) -> list[tuple[Roll, Fraction]]:
     >>> [(str(roll), str(p)) for roll, p in chance_totals(new_round(find_ruleset("craps")))][5]
     ('1-6', '1/6')
     """
-    if to_move(state) is not Mover.DICE:
-        raise IllegalError(f"illegal request for throws in round ({state}): the dice are not to move")
+    _dice_move(state)
     return list(_TOTAL_THROWS)
 
 
