@@ -210,6 +210,17 @@ def test_rounds_on_arm_are_the_x86_builds_on_every_builtin_ruleset(driver: list[
     _check_rounds(driver, calls)
 
 
+def test_the_best_path_on_arm_is_neon(driver: list[str]) -> None:
+    # path -1 (the best this CPU has) plays as neon does, copy by copy
+    table = compile_rules(find_ruleset("wikipedia"))
+    (call,) = _ruleset_calls([table], 5, GROUP, 301, "neon")
+    (op, fields), expected = call
+    best = (op, [*fields[:-1], _words([-1])]), expected
+    _, (neon, chosen) = _replay(driver, [call[0], best[0]])
+    assert [x.tolist() for x in chosen] == [x.tolist() for x in neon]
+    _check_rounds(driver, [best])
+
+
 @settings(max_examples=4, deadline=None, database=None)
 @hypothesis_seed(23)
 @given(st.lists(rulesets(), min_size=2, max_size=2), st.integers(0, 2**32))
