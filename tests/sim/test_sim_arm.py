@@ -79,12 +79,17 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [qemu, "-L", SYSROOT, str(program)]
 
 
-def _defined(gcc: str, nm: str, name: str, folder: Path) -> list[str]:
-    """What the C file ``name`` of the kernel, compiled by ``gcc`` with the test's flags, defines."""
-    built = folder / f"{Path(gcc).name}-{name}.o"
-    subprocess.run([gcc, *FLAGS, "-c", "-o", str(built), str(ROOT / "src/hazard/sim" / name)], check=True)
-    listed = subprocess.run([nm, "--defined-only", str(built)], check=True, capture_output=True, text=True)
-    return listed.stdout.split()
+def _defined(gcc: str, nm: str, name: str, folder: Path, *defines: str) -> list[str]:
+    """What the C file ``name`` of the kernel, compiled by ``gcc`` with the test's flags (and ``defines``),
+    defines, and its undefined symbols after ``"undefined"``."""
+    built = folder / f"{Path(gcc).name}-{len(defines)}-{name}.o"
+    source = ROOT / "src/hazard/sim" / name
+    subprocess.run([gcc, *FLAGS, *defines, "-c", "-o", str(built), str(source)], check=True)
+    listed = [
+        subprocess.run([nm, which, str(built)], check=True, capture_output=True, text=True).stdout.split()
+        for which in ("--defined-only", "--undefined-only")
+    ]
+    return listed[0] + (["undefined", *listed[1]] if listed[1] else [])
 
 
 def test_the_vector_files_compile_to_nothing_on_the_other_cpu(tmp_path: Path, driver: list[str]) -> None:
@@ -94,6 +99,9 @@ def test_the_vector_files_compile_to_nothing_on_the_other_cpu(tmp_path: Path, dr
         assert _defined(gcc, nm, name, tmp_path) == [], name
     linked = subprocess.run([nm, "--defined-only", driver[-1]], check=True, capture_output=True, text=True)
     assert "hazard_neon_batch" in linked.stdout.split()  # the driver's own build has the NEON path
+    # HAZARD_NO_SIMD leaves the NEON path out too: simd.c then calls none of it
+    assert _defined(gcc, nm, "simdneon.c", tmp_path, "-DHAZARD_NO_SIMD") == []
+    assert not any("neon" in name for name in _defined(gcc, nm, "simd.c", tmp_path, "-DHAZARD_NO_SIMD"))
     host = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if sysconfig.get_platform().endswith("x86_64") and shutil.which(host) and shutil.which("nm"):
         assert _defined(host, "nm", "simdneon.c", tmp_path) == []
