@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # version is read from src/hazard/__init__.py into the installed metadata, so a change there reinstalls too;
 # the install compiles the simulator's C kernels into src/hazard/sim (setup.py), so a change to them rebuilds
 # them.
-$(STAMP): pyproject.toml setup.py src/hazard/__init__.py src/hazard/sim/native.c src/hazard/sim/tally.c src/hazard/sim/session.c src/hazard/sim/seed.c src/hazard/sim/simd.c src/hazard/sim/simd256.c src/hazard/sim/simd512.c src/hazard/sim/simd.h src/hazard/sim/kernels.h \
+$(STAMP): pyproject.toml setup.py src/hazard/__init__.py src/hazard/sim/native.c src/hazard/sim/tally.c src/hazard/sim/session.c src/hazard/sim/seed.c src/hazard/sim/simd.c src/hazard/sim/simd256.c src/hazard/sim/simd512.c src/hazard/sim/simdneon.c src/hazard/sim/simd.h src/hazard/sim/kernels.h \
   src/hazard/sim/_module.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"

@@ -33,6 +33,7 @@ KERNELS = Extension(
         "src/hazard/sim/simd.c",
         "src/hazard/sim/simd256.c",
         "src/hazard/sim/simd512.c",
+        "src/hazard/sim/simdneon.c",
         "src/hazard/sim/_module.c",
     ],
     # what the kernels share; setuptools puts them in the sdist

@@ -13,7 +13,8 @@ pair (median and range) and in all.
     .venv/bin/python bench/bench_block.py --against ../main/src/hazard/sim/_native.abi3.so --blocks 40
 
 ``--paths`` instead plays a group of blocks (as many as the widest path here takes in one call, 32 on
-AVX-512) on each kernel path this CPU has (portable, avx2, avx512: ``hazard.sim.native.KERNEL_PATHS``),
+AVX-512) on each kernel path this CPU has (portable, avx2, avx512 on x86-64; portable, neon on aarch64:
+``hazard.sim.native.KERNEL_PATHS``),
 one worker, and the C anchor (bench/anchor.c, both its builds, the faster taken) on as many craps rounds
 on one thread, in turn, ``--pairs`` times: each path's counts are checked equal to the portable path's,
 and the report is each one's throws per CPU-second (median and range) and its ratios, pair by pair, to

@@ -340,6 +340,7 @@ def test_the_sdist_ships_every_test_with_its_helpers_and_fixtures_and_the_docs_t
         "src/hazard/sim/simd.c",
         "src/hazard/sim/simd256.c",
         "src/hazard/sim/simd512.c",
+        "src/hazard/sim/simdneon.c",
         "src/hazard/sim/simd.h",
         "src/hazard/sim/kernels.h",
         "src/hazard/sim/_module.c",

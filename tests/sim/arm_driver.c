@@ -4,7 +4,7 @@
  *
  * stdin: calls, each an op word then its fields, each field a word count n then n 8-byte words, in the order
  * of the C function's arguments (scalars as one word; sizes the C functions take are the fields' counts):
- *   op 1, hazard_play_blocks: lanes, quotas, chunk, entries, start, low, high, rule, counts, hands
+ *   op 1, hazard_play_blocks: lanes, quotas, chunk, entries, start, low, high, rule, counts, hands, path
  *   op 2, hazard_play_session_blocks: seed (high, low), kind, first block, per block, entries, start, net,
  *         rule, settings, bankrolls, out_bank, out_ruin, out_stats
  * stdout: first hazard_kernel_paths's bits (one word), then per call its outputs as fields: the lanes, counts
@@ -75,7 +75,7 @@ static int64_t play_blocks(field *f) {
     int64_t blocks = (int64_t)(f[0].n / 4 / 2);
     int64_t result = hazard_play_blocks(lanes, blocks, quotas, (int64_t)f[2].words[0], f[3].words, (int64_t)f[3].n,
                                         (int64_t)f[4].words[0], f[5].words, f[6].words, rule, (int64_t)f[7].n,
-                                        counts, hands, -1);
+                                        counts, hands, (int64_t)f[10].words[0]);
     write_field(lanes, f[0].n);
     write_field(counts, f[8].n);
     write_field(hands, f[9].n);
@@ -104,7 +104,7 @@ int main(void) {
     uint64_t paths = (uint64_t)hazard_kernel_paths(), op;
     write_field(&paths, 1);
     while (fread(&op, sizeof op, 1, stdin) == 1) {
-        int fields = op == 1 ? 10 : op == 2 ? 14 : 0;
+        int fields = op == 1 ? 11 : op == 2 ? 14 : 0;
         if (fields == 0) {
             fprintf(stderr, "arm_driver: no op %llu\n", (unsigned long long)op);
             return 2;

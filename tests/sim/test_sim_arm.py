@@ -1,5 +1,6 @@
-"""The kernel's portable path built for ARM (aarch64) and run under emulation (qemu-user): the same calls as
-native.py makes on this machine give the same counts, lanes, bankrolls and stats, to the bit.
+"""The kernel built for ARM (aarch64) and run under emulation (qemu-user), on its portable path and its NEON
+path: the same calls as native.py makes on this machine give the same counts, lanes, bankrolls and stats,
+to the bit.
 
 tests/sim/arm_driver.c links the kernel's C files (setup.py's, less _module.c) and replays the calls fed to
 it. Without ``aarch64-linux-gnu-gcc`` or ``qemu-aarch64`` the module is skipped, unless ``HAZARD_REQUIRE_ARM``
@@ -12,6 +13,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +29,10 @@ from hazard.core.rulesets import builtin_rulesets, find_ruleset, paytable_for
 from hazard.sim import compile_rules, native
 from hazard.sim.session import _in_grains
 from hazard.sim.stream import ROUND_STREAM, Lane, lane_generator, pair_tables
-from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS
+from hazard.sim.tables import CODE_SHIFT, HAND_BUCKETS, TALLY_WAYS, THROW_BIT, THROW_BUCKETS
 
 NATIVE = native.load()
-SOURCES = ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c")
+SOURCES = ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c", "simdneon.c")
 FLAGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fno-fast-math", "-Wall", "-Wextra", "-Werror"]
 SYSROOT = "/usr/aarch64-linux-gnu"
 
@@ -65,23 +67,50 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     folder = tmp_path_factory.mktemp("arm")
     sim = ROOT / "src" / "hazard" / "sim"
     program = folder / "arm_driver"
-    sources = [str(ROOT / "tests" / "sim" / "arm_driver.c"), *(str(sim / name) for name in SOURCES)]
-    subprocess.run([gcc, *FLAGS, "-o", str(program), *sources], check=True, capture_output=True)
+    sources = [ROOT / "tests" / "sim" / "arm_driver.c", *(sim / name for name in SOURCES)]
+    objects = [folder / f"{source.stem}.o" for source in sources]
+    # each file compiled apart, all at once: the CI's cores build it in about half the time of one command
+    compiling = [
+        subprocess.Popen([gcc, *FLAGS, "-c", "-o", str(built), str(source)])
+        for source, built in zip(sources, objects, strict=True)
+    ]
+    assert [job.wait() for job in compiling] == [0] * len(compiling)
+    subprocess.run([gcc, "-o", str(program), *map(str, objects)], check=True, capture_output=True)
     return [qemu, "-L", SYSROOT, str(program)]
 
 
-def test_the_vector_files_compile_to_nothing_on_arm(tmp_path: Path, driver: list[str]) -> None:
-    # the x86 paths are guarded out: no symbol of their own, and the build offers the portable path only
+def _defined(gcc: str, nm: str, name: str, folder: Path, *defines: str) -> list[str]:
+    """What the C file ``name`` of the kernel, compiled by ``gcc`` with the test's flags (and ``defines``),
+    defines, and its undefined symbols after ``"undefined"``."""
+    built = folder / f"{Path(gcc).name}-{len(defines)}-{name}.o"
+    source = ROOT / "src/hazard/sim" / name
+    subprocess.run([gcc, *FLAGS, *defines, "-c", "-o", str(built), str(source)], check=True)
+    listed = [
+        subprocess.run([nm, which, str(built)], check=True, capture_output=True, text=True).stdout.split()
+        for which in ("--defined-only", "--undefined-only")
+    ]
+    return listed[0] + (["undefined", *listed[1]] if listed[1] else [])
+
+
+def test_the_vector_files_compile_to_nothing_on_the_other_cpu(tmp_path: Path, driver: list[str]) -> None:
+    # the x86 paths are guarded out on ARM and the NEON path on x86: no symbol of their own
     gcc, nm = _tool("aarch64-linux-gnu-gcc"), _tool("aarch64-linux-gnu-nm")
     for name in ("simd256.c", "simd512.c"):
-        built = tmp_path / f"{name}.o"
-        subprocess.run([gcc, *FLAGS, "-c", "-o", str(built), str(ROOT / "src/hazard/sim" / name)], check=True)
-        listed = subprocess.run(
-            [nm, "--defined-only", str(built)], check=True, capture_output=True, text=True
-        )
-        assert listed.stdout.split() == [], name
+        assert _defined(gcc, nm, name, tmp_path) == [], name
+    linked = subprocess.run([nm, "--defined-only", driver[-1]], check=True, capture_output=True, text=True)
+    assert "hazard_neon_batch" in linked.stdout.split()  # the driver's own build has the NEON path
+    # HAZARD_NO_SIMD leaves the NEON path out too: simd.c then calls none of it
+    assert _defined(gcc, nm, "simdneon.c", tmp_path, "-DHAZARD_NO_SIMD") == []
+    assert not any("neon" in name for name in _defined(gcc, nm, "simd.c", tmp_path, "-DHAZARD_NO_SIMD"))
+    host = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if sysconfig.get_platform().endswith("x86_64") and shutil.which(host) and shutil.which("nm"):
+        assert _defined(host, "nm", "simdneon.c", tmp_path) == []
+
+
+def test_the_arm_build_offers_the_portable_and_neon_paths(driver: list[str]) -> None:
     paths, outputs = _replay(driver, [])
-    assert (paths, outputs) == (1 << native.KERNEL_PATHS.index("portable"), [])
+    offered = [name for n, name in enumerate(native.KERNEL_PATHS) if paths >> n & 1]
+    assert (offered, outputs) == (["portable", "neon"], [])
 
 
 def _replay(driver: list[str], calls: list[tuple[int, Fields]]) -> tuple[int, list[Fields]]:
@@ -110,49 +139,94 @@ def _lanes(lanes: list[Lane]) -> np.ndarray[Any, Any]:
     return np.array([[x.state_high, x.state_low, x.inc_high, x.inc_low] for x in lanes], dtype=np.uint64)
 
 
-def _rounds_call(table: Any, seed: int) -> tuple[tuple[int, Fields], Fields]:
-    """A call of play_blocks (five blocks, unequal quotas) as the driver takes it, and what x86 gives: the
-    lanes where they were left, and the counts and hands on the portable path (copy by copy) and on the best
-    path here (the copies added up: every path's sums are the same)."""
+def _quotas(blocks: int, base: int) -> list[int]:
+    """Lanes' quotas unequal and a multiple of nothing in particular, the last block's last lane well short
+    (that block is left over for the portable path)."""
+    quotas = [base + (7 * n) % 50 for n in range(2 * blocks)]
+    quotas[-1] = base // 3
+    return quotas
+
+
+GROUP = native.BLOCKS_PER_CALL["neon"] + 1
+"""Blocks for a group of the NEON path's (8 blocks, 16 lanes) and one left over."""
+SAME_COPIES = "avx2" if "avx2" in NATIVE.kernel_paths else "portable"
+"""The x86 path whose counts NEON's equal copy by copy (AVX2 lists every step's keys in the same order,
+lane by lane, so each goes to the same copy); without it, the copies' sums are compared."""
+
+
+def _rounds_call(
+    entries: Any, start: int, rule: Any, quotas: list[int], *, seed: int, path: str
+) -> tuple[tuple[int, Fields], Fields]:
+    """A call of play_blocks on ``path`` (ARM's portable or neon) as the driver takes it, and what x86 gives:
+    the lanes where they were left, the counts and hands copy by copy (on the portable path for the portable
+    path, on SAME_COPIES for neon; None where that is the portable path) and their sums on the portable path
+    (every path's sums are the same)."""
     low, high = pair_tables()
-    lanes = [lane_generator(seed, ROUND_STREAM, n // 2, n % 2) for n in range(10)]
-    quotas = [150 + (7 * n) % 50 for n in range(10)]
-    rule = np.asarray(table.passing_rule(), dtype=np.int64)
+    blocks = len(quotas) // 2
+    lanes = [lane_generator(seed, ROUND_STREAM, n // 2, n % 2) for n in range(2 * blocks)]
+    rule = np.asarray(rule, dtype=np.int64)
     counts = np.zeros(TALLY_WAYS * len(rule) * (THROW_BUCKETS + 2), dtype=np.int64)
     hands = np.zeros(TALLY_WAYS * (HAND_BUCKETS + 2), dtype=np.int64)
-    entries = np.asarray(table.entries, dtype=np.uint64)
-    fields = [_lanes(lanes), _words(quotas), _words([97]), entries, _words([table.start * 36])]
+    entries = np.asarray(entries, dtype=np.uint64)
+    fields = [_lanes(lanes), _words(quotas), _words([97]), entries, _words([start])]
     fields += [np.asarray(low, np.uint64), np.asarray(high, np.uint64), rule, counts.copy(), hands.copy()]
+    fields.append(_words([native.KERNEL_PATHS.index(path)]))
     played = []
-    for path in ("portable", NATIVE.kernel_path):
-        copies = [lane_generator(seed, ROUND_STREAM, n // 2, n % 2) for n in range(10)]
+    for on in ("portable", "portable" if path == "portable" else SAME_COPIES):
+        copies = [lane_generator(seed, ROUND_STREAM, n // 2, n % 2) for n in range(2 * blocks)]
         c, h = counts.copy(), hands.copy()
-        NATIVE.play_blocks(copies, quotas, 97, entries, table.start * 36, low, high, rule, c, h, path=path)
+        NATIVE.play_blocks(copies, quotas, 97, entries, start, low, high, rule, c, h, path=on)
         played.append((copies, c, h))
-    (lanes_after, portable_counts, portable_hands), (_, best_counts, best_hands) = played
-    expected = [_lanes(lanes_after).ravel(), _words(portable_counts), _words(portable_hands), _words([0])]
+    (lanes_after, portable_counts, portable_hands), (_, same_counts, same_hands) = played
+    by_copy = path == "portable" or SAME_COPIES == "avx2"
+    expected = [_lanes(lanes_after).ravel(), _words(same_counts), _words(same_hands), _words([0])]
+    if not by_copy:
+        expected[1:3] = [None, None]
     expected += [
-        _words(best_counts.reshape(TALLY_WAYS, -1).sum(0)),
-        _words(best_hands.reshape(TALLY_WAYS, -1).sum(0)),
+        _words(portable_counts.reshape(TALLY_WAYS, -1).sum(0)),
+        _words(portable_hands.reshape(TALLY_WAYS, -1).sum(0)),
     ]
     return (1, fields), expected
 
 
-def _check_rounds(driver: list[str], tables: list[Any], seed: int) -> None:
-    calls = [_rounds_call(table, seed + n) for n, table in enumerate(tables)]
+def _check_rounds(driver: list[str], calls: list[tuple[tuple[int, Fields], Fields]]) -> None:
     _, outputs = _replay(driver, [call for call, _ in calls])
     for (_, expected), got in zip(calls, outputs, strict=True):
         lanes, counts, hands, result = got
-        assert lanes.tolist() == expected[0].tolist()
-        assert counts.tolist() == expected[1].tolist()
-        assert hands.tolist() == expected[2].tolist()
         assert result.tolist() == expected[3].tolist()
+        assert lanes.tolist() == expected[0].tolist()
         summed = [_words(x.view(np.int64).reshape(TALLY_WAYS, -1).sum(0)) for x in (counts, hands)]
         assert [s.tolist() for s in summed] == [expected[4].tolist(), expected[5].tolist()]
+        if expected[1] is not None:
+            assert counts.tolist() == expected[1].tolist()
+            assert hands.tolist() == expected[2].tolist()
+
+
+def _ruleset_calls(tables: list[Any], seed: int, blocks: int, base: int, path: str) -> list[Any]:
+    return [
+        _rounds_call(
+            t.entries, t.start * 36, t.passing_rule(), _quotas(blocks, base), seed=seed + n, path=path
+        )
+        for n, t in enumerate(tables)
+    ]
 
 
 def test_rounds_on_arm_are_the_x86_builds_on_every_builtin_ruleset(driver: list[str]) -> None:
-    _check_rounds(driver, [compile_rules(ruleset) for ruleset in builtin_rulesets()], seed=11)
+    # the portable path on 5 blocks; NEON on a group of 8 blocks several batches long, and one left over
+    tables = [compile_rules(ruleset) for ruleset in builtin_rulesets()]
+    calls = _ruleset_calls(tables, 11, 5, 150, "portable") + _ruleset_calls(tables, 17, GROUP, 601, "neon")
+    _check_rounds(driver, calls)
+
+
+def test_the_best_path_on_arm_is_neon(driver: list[str]) -> None:
+    # path -1 (the best this CPU has) plays as neon does, copy by copy
+    table = compile_rules(find_ruleset("wikipedia"))
+    (call,) = _ruleset_calls([table], 5, GROUP, 301, "neon")
+    (op, fields), expected = call
+    best = (op, [*fields[:-1], _words([-1])]), expected
+    _, (neon, chosen) = _replay(driver, [call[0], best[0]])
+    assert [x.tolist() for x in chosen] == [x.tolist() for x in neon]
+    _check_rounds(driver, [best])
 
 
 @settings(max_examples=4, deadline=None, database=None)
@@ -161,7 +235,44 @@ def test_rounds_on_arm_are_the_x86_builds_on_every_builtin_ruleset(driver: list[
 def test_rounds_on_arm_are_the_x86_builds_on_any_valid_ruleset(
     driver: list[str], drawn: list[Any], seed: int
 ) -> None:
-    _check_rounds(driver, [compile_rules(ruleset) for ruleset in drawn], seed=seed)
+    tables = [compile_rules(ruleset) for ruleset in drawn]
+    portable = _ruleset_calls(tables, seed, 5, 150, "portable")
+    _check_rounds(driver, portable + _ruleset_calls(tables, seed, GROUP, 401, "neon"))
+
+
+def _one_state(codes: list[int]) -> np.ndarray[Any, Any]:
+    """A table of one state in which digit d is a throw of outcome codes[d] (0: the round goes on)."""
+    return np.array([(1 << THROW_BIT) | (code << CODE_SHIFT) for code in codes], dtype=np.uint64)
+
+
+LONG_ROUNDS = [1, 2] + [0] * 34
+"""Only 1-1 and 1-2 end a round: 18 throws on average, many rounds in the last bucket (63 or more)."""
+LONG_HANDS = [1] + [2] * 35
+"""Every throw ends a round, 1-1 in outcome 1: a hand passed only by it lasts 36 rounds on average."""
+RULES = {  # the three kinds of a batch's hands' work, with and without long hands (test_sim_paths.py's)
+    "pass after 100 losses": (LONG_ROUNDS, [100, 2, 2], True),
+    "after 6, a win clears them": (LONG_ROUNDS, [6, 1, 2], True),
+    "every loss passes": (LONG_ROUNDS, [0, 2, 2], False),
+    "no main": (LONG_ROUNDS, [1, 0, 4], False),
+    "never": (LONG_ROUNDS, [0, 0, 0], False),
+    "every loss passes, long hands": (LONG_HANDS, [1, 2, 1], True),
+    "a loss that also wins passes, long hands": (LONG_HANDS, [1, 3, 1], True),
+}
+
+
+def test_long_rounds_and_long_hands_on_neon_are_the_x86_builds(driver: list[str]) -> None:
+    # a round of 63 throws or more sends its batch to be played again, checked; a hand of 63 rounds or more
+    # has its exact sums added
+    calls = [
+        _rounds_call(_one_state(codes), 0, rule, _quotas(GROUP, 300), seed=seed, path="neon")
+        for seed, (codes, rule, _) in enumerate(RULES.values())
+    ]
+    _check_rounds(driver, calls)
+    for (_, expected), (codes, _, long_hands) in zip(calls, RULES.values(), strict=True):
+        counts, hands = expected[4].view(np.int64), expected[5].view(np.int64)
+        if codes is LONG_ROUNDS:
+            assert counts[THROW_BUCKETS + 2 + THROW_BUCKETS] > 0  # outcome 1's long rounds: their throws
+        assert (hands[HAND_BUCKETS] > 0) == long_hands
 
 
 # whole grains (the integer money path), a third of a grain and sums past 2^53 (the doubles path)

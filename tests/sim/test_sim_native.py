@@ -48,6 +48,17 @@ from hazard.sim.stream import (
 from hazard.sim.tables import HAND_BUCKETS, TALLY_WAYS, THROW_BUCKETS, CompiledRules, roll_of
 
 NATIVE = native.load()
+KERNEL_SOURCES = (
+    "native.c",
+    "tally.c",
+    "session.c",
+    "seed.c",
+    "simd.c",
+    "simd256.c",
+    "simd512.c",
+    "simdneon.c",
+)
+"""The kernel's C files, as setup.py lists them (less _module.c)."""
 REFERENCE = ReferenceKernels()
 
 
@@ -372,10 +383,7 @@ def test_the_c_generator_is_the_same_with_and_without_a_128_bit_integer(tmp_path
     """Built without the compiler's 128-bit integer (as on MSVC), the kernels draw the same words."""
     library = tmp_path / "portable.so"
     folder = ROOT / "src" / "hazard" / "sim"  # the checkout's sources: a wheel ships them built only
-    sources = [
-        str(folder / name)
-        for name in ("native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c")
-    ]
+    sources = [str(folder / name) for name in KERNEL_SOURCES]
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", "-ffp-contract=off", "-DHAZARD_NO_INT128"]
     subprocess.run([*_compiler(), *flags, *sources, "-lm", "-o", str(library)], check=True)
     portable = native.NativeKernels(ctypes.CDLL(str(library)), library)
@@ -476,9 +484,7 @@ def _compiler() -> list[str]:
     return command
 
 
-@pytest.mark.parametrize(
-    "name", ["native.c", "tally.c", "session.c", "seed.c", "simd.c", "simd256.c", "simd512.c"]
-)
+@pytest.mark.parametrize("name", KERNEL_SOURCES)
 @pytest.mark.parametrize("defines", [[], ["-DHAZARD_NO_INT128"]], ids=["int128", "64-bit halves"])
 def test_the_c_source_compiles_without_warnings_as_portable_c11(
     tmp_path: Path, defines: list[str], name: str

@@ -174,7 +174,7 @@ def test_the_path_in_use_is_the_best_unless_one_is_forced(monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("wanted", "offered", "message"),
     [
-        ("sse9", PATHS, r"invalid HAZARD_KERNEL_PATH 'sse9': expected one of portable, avx2, avx512"),
+        ("sse9", PATHS, r"invalid HAZARD_KERNEL_PATH 'sse9': expected one of portable, avx2, avx512, neon"),
         ("AVX2", PATHS, "expected one of"),
         ("avx512", ("portable", "avx2"), "this CPU .* has only portable, avx2"),
         ("avx2", ("portable",), "has only portable$"),

@@ -1,8 +1,8 @@
 /*
  * What the simulator's C files share (native.c, tally.c, session.c, seed.c, simd.c, simd256.c, simd512.c,
- * compiled into one library by setup.py): the mark of an exported function, a lane's generator state, the
- * constants of the stream and the tables (each written here once), and the functions one file calls in
- * another. Portable C11, as each of them.
+ * simdneon.c, compiled into one library by setup.py): the mark of an exported function, a lane's generator
+ * state, the constants of the stream and the tables (each written here once), and the functions one file
+ * calls in another. Portable C11, as each of them.
  */
 
 #ifndef HAZARD_KERNELS_H

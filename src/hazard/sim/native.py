@@ -1,5 +1,6 @@
 """The simulator's kernels in C (``native.c``, with the tally in ``tally.c``; ``session.c`` for sessions;
-``seed.c`` for a lane's seeding; ``simd.c``, ``simd256.c`` and ``simd512.c`` for the vector paths),
+``seed.c`` for a lane's seeding; ``simd.c``, ``simd256.c``, ``simd512.c`` and ``simdneon.c`` for the vector
+paths),
 compiled into the package when it is installed, loaded with ctypes.
 
 setup.py builds the C files (with ``_module.c``, an empty module around them) as the
@@ -54,17 +55,19 @@ of ``q``, ``Q`` or ``d``; a NumPy array of int64, uint64 or float64), checked be
 SESSION_MAX_PLAYERS = 64
 """The most players the session kernel seats (``MAX_PLAYERS`` in session.c; SessionConfig's most)."""
 
-KERNEL_PATHS = ("portable", "avx2", "avx512")
+KERNEL_PATHS = ("portable", "avx2", "avx512", "neon")
 """The kernel's paths for a block of rounds, by number as simd.c has them: the portable C, always built,
-and the vector paths for x86-64 CPUs with AVX2 or AVX-512 (built under GCC and Clang)."""
+the vector paths for x86-64 CPUs with AVX2 or AVX-512, and the NEON (Advanced SIMD) path for aarch64 CPUs
+(each built under GCC and Clang)."""
 
 PATH_VARIABLE = "HAZARD_KERNEL_PATH"
 """The environment variable that forces a path (one of :data:`KERNEL_PATHS`); unset, the best this CPU
 has is used."""
 
-BLOCKS_PER_CALL = {"portable": 1, "avx2": 8, "avx512": 32}
+BLOCKS_PER_CALL = {"portable": 1, "avx2": 8, "avx512": 32, "neon": 8}
 """Blocks a study of rounds hands the kernel at a time on each path: a vector path plays two lanes a
-block, eight (AVX2) or sixteen (AVX-512) lanes to a vector, two vectors in step."""
+block, eight (AVX2) or sixteen (AVX-512) lanes to a vector, two vectors in step (AVX-512: up to four), or
+four lanes to a vector, four vectors in step (NEON)."""
 
 _MASK64 = (1 << 64) - 1
 _u64p = ctypes.POINTER(ctypes.c_uint64)

@@ -1,28 +1,39 @@
 /*
  * Several blocks of rounds in one call (hazard_play_blocks), their lanes' table steps taken many lanes at a
- * time with vector gathers where the CPU has them (AVX2, AVX-512), chosen at run time; the portable path
- * (native.c's hazard_play_block, a block at a time) is always built and is the only one elsewhere (ARM,
- * MSVC, a CPU without AVX2). Every path gives the same counts for a seed, to the bit: each lane draws the
- * same words and takes their digits in the same order (lowest first), plays the same rounds and stops at
- * the same quota; only which of the four copies of the counts a round goes to differs, and the copies are
- * added up. The tests hold every path this CPU has to the portable one and to the reference.
+ * time with vector gathers where the CPU has them (AVX2, AVX-512), or with many chains of scalar loads in
+ * step (NEON, in simdneon.c), chosen at run time; the portable path (native.c's hazard_play_block, a block
+ * at a time) is always built and is the only one elsewhere (MSVC, other CPUs, an x86 CPU without AVX2).
+ * Every path gives the same counts for a seed, to the bit: each lane draws the same words and takes their
+ * digits in the same order (lowest first), plays the same rounds and stops at the same quota; only which
+ * of the four copies of the counts a round goes to differs, and the copies are added up. The tests hold
+ * every path this CPU has to the portable one and to the reference, and the NEON path, under emulation,
+ * to this CPU's (tests/sim/test_sim_arm.py).
  *
  * How a vector path plays: in batches of BATCH_WORDS words a lane, while every lane is more than a batch's
  * throws from its quota (a throw ends at most one round), (1) each lane's words are drawn (four lanes to
- * a vector on AVX2, in simd256.c; eight on AVX-512, in simd512.c; the same words as native.c's generator)
- * and split into their low six and high five digits, (2) the digits of all lanes are taken out
- * eight or sixteen lanes at a time (a multiply-high division by 36: on AVX2 in 16 bits, each half split
- * at 36^3 first), (3) all lanes step through their digits together: one gather of the table a step for eight or sixteen lanes, each round that ends
- * leaving a key (its outcome's row and its throws' bucket) packed into a list, and each hand of the dice
- * that passes a key of its own (no round tested a step for the last bucket of throws: the rare batch in
- * which one may have reached it is played again, checked), (4) the keys are counted. Then each lane is
- * finished alone, as the portable path plays it. No compiler builtin (the tests forbid them): the CPU is
- * asked with <cpuid.h>.
+ * a vector on AVX2, in simd256.c; eight on AVX-512, in simd512.c; one at a time on NEON, by native.c's
+ * hazard_lanes_split_words; the same words as native.c's generator) and split into their low six and high
+ * five digits, (2) the digits of all lanes are taken out four, eight or sixteen lanes at a time (a
+ * multiply-high division by 36: on AVX2 in 16 bits, each half split at 36^3 first), (3) all lanes step
+ * through their digits together: one gather of the table a step for eight or sixteen lanes (four loads
+ * for four on NEON), each round that ends leaving a key (its outcome's row and its throws' bucket) packed
+ * into a list, and each hand of the dice that passes a key of its own (no round tested a step for the last
+ * bucket of throws: the rare batch in which one may have reached it is played again, checked), (4) the
+ * keys are counted. Then each lane is finished alone, as the portable path plays it. No compiler builtin
+ * (the tests forbid them): the CPU is asked with <cpuid.h> (x86) or the auxiliary vector (Linux on
+ * aarch64).
  */
 
 #include <string.h>
 
 #include "simd.h"
+
+#if defined(HAZARD_ARM_SIMD) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+#endif
 
 _Static_assert(COUNT_WIDTH % 2 == 0, "a table entry holds half an outcome's row");
 
@@ -55,14 +66,20 @@ static int64_t cpu_paths(void) {
     if ((state & 0xE6) == 0xE6 && ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1)) {
         paths |= 1 << PATH_AVX512;
     }
+#elif defined(HAZARD_ARM_SIMD) && defined(__linux__)
+    if (getauxval(AT_HWCAP) & HWCAP_ASIMD) { /* the kernel says the CPU has Advanced SIMD (NEON) */
+        paths |= 1 << PATH_NEON;
+    }
+#elif defined(HAZARD_ARM_SIMD)
+    paths |= 1 << PATH_NEON; /* ARMv8-A has Advanced SIMD in every profile an OS runs on */
 #endif
     return paths;
 }
 
-/* Which paths this build and CPU offer, as bits (1 << path: 0 portable, 1 AVX2, 2 AVX-512). */
+/* Which paths this build and CPU offer, as bits (1 << path: 0 portable, 1 AVX2, 2 AVX-512, 3 NEON). */
 EXPORT int64_t hazard_kernel_paths(void) { return cpu_paths(); }
 
-#ifdef HAZARD_X86_SIMD
+#ifdef HAZARD_VECTOR_SIMD
 
 static int64_t min_remaining(const int64_t *quotas, const int64_t *done, int lanes) {
     int64_t least = INT64_MAX;
@@ -87,9 +104,9 @@ static void count_keys(const uint32_t *restrict keys, int64_t n, int64_t *restri
     }
 }
 
-/* A hand's key as the AVX2 batch leaves it where every counted loss passes the dice (the rounds kept, not
- * yet put in a bucket): its bucket, its exact sums added where that is the last (rare), so that the batch
- * tests no hand a step for it. */
+/* A hand's key as the AVX2 and NEON batches leave it where every counted loss passes the dice (the rounds
+ * kept, not yet put in a bucket): its bucket, its exact sums added where that is the last (rare), so that
+ * the batch tests no hand a step for it. */
 static inline uint32_t hand_bucket(uint32_t kept, int64_t *restrict hands) {
     if (kept >= HAND_BUCKETS - 1) {
         hands[HAND_BUCKETS] += (int64_t)kept;
@@ -99,7 +116,7 @@ static inline uint32_t hand_bucket(uint32_t kept, int64_t *restrict hands) {
     return kept;
 }
 
-/* The hands' keys of an AVX2 batch counted, four copies in turn (as count_keys). */
+/* The hands' keys of an AVX2 or NEON batch counted, four copies in turn (as count_keys). */
 static void count_hand_keys(const uint32_t *restrict keys, int64_t n, int64_t *restrict hands) {
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -158,8 +175,10 @@ static int vector_lanes_of(vector_lanes *v, int lanes, const uint64_t *restrict 
     return 1;
 }
 
-/* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
+#endif
 
+#ifdef HAZARD_X86_SIMD
+/* --- AVX2: sixteen lanes, two vectors of eight -------------------------------------------------------- */
 
 #define AVX2_LANES 16
 
@@ -353,9 +372,58 @@ BATCH_AVX2(batch_avx2_hands, HANDS_STREAK)
 BATCH_AVX2(batch_avx2_every_loss, HANDS_EVERY_LOSS)
 BATCH_AVX2(batch_avx2_counts, 0)
 
+/* A batch on the AVX2 path, of its kind of hands' work. */
+static void avx2_batch(vector_lanes *v, const packer *p, int with_hands, int64_t *nk, int64_t *nh) {
+    if (with_hands == HANDS_EVERY_LOSS) {
+        batch_avx2_every_loss(v, p, nk, nh);
+    } else if (with_hands == HANDS_STREAK) {
+        batch_avx2_hands(v, p, nk, nh);
+    } else {
+        batch_avx2_counts(v, p, nk, nh);
+    }
+}
+#endif
+
+#ifdef HAZARD_VECTOR_SIMD
 /* --- a group of lanes, on a vector path ---------------------------------------------------------------- */
 
-/* `lanes` lanes (AVX2_LANES, or 32 or 64 on AVX-512), batches in step while every lane is
+/* A group's packer, its words for a batch and its batch, on `path` (one this build has). */
+static void group_packer(packer *p) {
+#ifdef HAZARD_X86_SIMD
+    packer_of(p);
+#else
+    hazard_neon_packer_of(p);
+#endif
+}
+
+static void group_words(int64_t path, hazard_lane *bits, vector_lanes *v) {
+#ifdef HAZARD_X86_SIMD
+    if (path == PATH_AVX512) {
+        hazard_avx512_words(bits, v->lanes, v->low, v->high, BATCH_WORDS);
+    } else {
+        hazard_avx2_words(bits, v->lanes, v->low, v->high, BATCH_WORDS);
+    }
+#else
+    (void)path; /* NEON has no 64-bit multiply: native.c's generator, four lanes in step, is as good */
+    hazard_lanes_split_words(bits, v->lanes, v->low, v->high, BATCH_WORDS);
+#endif
+}
+
+static void group_batch(int64_t path, vector_lanes *v, const packer *p, int64_t *nk, int64_t *nh) {
+    int with_hands = !v->hands_on ? 0 : v->every_loss ? HANDS_EVERY_LOSS : HANDS_STREAK;
+#ifdef HAZARD_X86_SIMD
+    if (path == PATH_AVX512) {
+        hazard_avx512_batch(v, with_hands, nk, nh);
+    } else {
+        avx2_batch(v, p, with_hands, nk, nh);
+    }
+#else
+    (void)path;
+    hazard_neon_batch(v, p, with_hands, nk, nh);
+#endif
+}
+
+/* `lanes` lanes (16 on AVX2 and NEON, or 32 or 64 on AVX-512), batches in step while every lane is
  * more than a batch from its quota, then each finished alone (hazard_play_lane_rest). */
 static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int64_t *restrict quotas,
                           int64_t chunk, const uint64_t *restrict entries, int64_t n_entries, int64_t start,
@@ -373,7 +441,7 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
         free(log);
         return -2;
     }
-    packer_of(p);
+    group_packer(p);
     v.counts = counts;
     v.hands = hands;
     int64_t done[MAX_LANES];
@@ -384,23 +452,11 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
     }
     const int64_t copy = codes * COUNT_WIDTH;
     while (min_remaining(quotas, done, lanes) > BATCH_STEPS) {
-        if (path == PATH_AVX512) {
-            hazard_avx512_words(bits, lanes, v.low, v.high, BATCH_WORDS);
-        } else {
-            hazard_avx2_words(bits, lanes, v.low, v.high, BATCH_WORDS);
-        }
+        group_words(path, bits, &v);
         int64_t nk, nh;
-        if (path == PATH_AVX512) {
-            hazard_avx512_batch(&v, !v.hands_on ? 0 : v.every_loss ? HANDS_EVERY_LOSS : HANDS_STREAK, &nk, &nh);
-        } else if (v.hands_on && v.every_loss) {
-            batch_avx2_every_loss(&v, p, &nk, &nh);
-        } else if (v.hands_on) {
-            batch_avx2_hands(&v, p, &nk, &nh);
-        } else {
-            batch_avx2_counts(&v, p, &nk, &nh);
-        }
+        group_batch(path, &v, p, &nk, &nh);
         count_keys(v.keys, nk, counts, copy);
-        if (path == PATH_AVX512 || !v.every_loss) { /* the hands' keys already bucketed */
+        if (path == PATH_AVX512 || !v.every_loss) { /* the hands' keys already bucketed (else AVX2, NEON) */
             count_keys(v.hand_keys, nh, hands, HAND_WIDTH);
         } else {
             count_hand_keys(v.hand_keys, nh, hands);
@@ -420,9 +476,7 @@ static int64_t play_group(int64_t path, hazard_lane *bits, int lanes, const int6
     free(log);
     return 0;
 }
-#endif
 
-#ifdef HAZARD_X86_SIMD
 /* Whether every lane's quota is below 2^31: a vector path counts a lane's throws, rounds and hand in
  * 32 bits (a block's lane plays 2^17 rounds). */
 static int fits_32_bits(const int64_t *quotas, int lanes) {
@@ -440,27 +494,35 @@ static int fits_32_bits(const int64_t *quotas, int lanes) {
  * hazard_play_block has them: the blocks' counts added up). `path` is a path of hazard_kernel_paths, or -1
  * for the best; a path the CPU lacks returns -3, memory short -2, else 0. A vector path plays its lanes
  * in groups: AVX-512 32 blocks (four vectors of 16 lanes) at a time, then 16 (two vectors), then as AVX2
- * does, 8 (two vectors of 8); blocks left over are played as the portable path plays them. */
+ * does, 8 (two vectors of 8); NEON 8 (four vectors of 4); blocks left over are played as the portable path
+ * plays them. */
 EXPORT int64_t hazard_play_blocks(hazard_lane *lanes, int64_t blocks, const int64_t *restrict quotas,
                                   int64_t chunk, const uint64_t *restrict entries, int64_t n_entries,
                                   int64_t start, const uint64_t *restrict low, const uint64_t *restrict high,
                                   const int64_t *restrict rule, int64_t codes, int64_t *restrict counts,
                                   int64_t *restrict hands, int64_t path) {
     int64_t paths = cpu_paths();
-    if (path < 0) {
-        path = (paths >> PATH_AVX512) & 1 ? PATH_AVX512 : (paths >> PATH_AVX2) & 1 ? PATH_AVX2 : PATH_PORTABLE;
+    if (path < 0) { /* the best: the highest this CPU has (a build has AVX2 and AVX-512, or NEON) */
+        path = PATH_NEON;
+        while (path > PATH_PORTABLE && !((paths >> path) & 1)) {
+            path--;
+        }
     }
-    if (path > PATH_AVX512 || !((paths >> path) & 1)) {
+    if (path > PATH_NEON || !((paths >> path) & 1)) {
         return -3;
     }
     int64_t b = 0;
-#ifdef HAZARD_X86_SIMD
+#ifdef HAZARD_VECTOR_SIMD
     /* the widest groups first, then narrower ones for the blocks left over, then the portable path */
     static const struct {
         int64_t path, blocks;
+#ifdef HAZARD_X86_SIMD
     } groups[] = {{PATH_AVX512, 32}, {PATH_AVX512, 16}, {PATH_AVX2, 8}};
+#else
+    } groups[] = {{PATH_NEON, 8}};
+#endif
     int fit = codes <= MAX_CODES && n_entries <= MAX_ENTRIES;
-    for (int n = 0; n < 3 && fit && path != PATH_PORTABLE; n++) {
+    for (int n = 0; n < (int)(sizeof groups / sizeof groups[0]) && fit && path != PATH_PORTABLE; n++) {
         int64_t group = groups[n].blocks, on = groups[n].path;
         if (on > path || !((paths >> on) & 1)) {
             continue;

@@ -1,9 +1,9 @@
 /*
  * What the vector paths' files share (simd.c: the choice of path, a group of lanes and the AVX2 path's
- * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path): the paths' numbers, the
- * constants, a group of lanes' work space, the rare sums of long rounds and hands, and the lanes' states
- * as the vector words unpack them, draw a rejected word again and pack them back. Only x86-64 builds by
- * GCC or Clang have vector paths.
+ * batch; simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path; simdneon.c: the NEON path's
+ * batch): the paths' numbers, the constants, a group of lanes' work space, the rare sums of long rounds
+ * and hands, and the lanes' states as the vector words unpack them, draw a rejected word again and pack
+ * them back. Only x86-64 (AVX2, AVX-512) and aarch64 (NEON) builds by GCC or Clang have vector paths.
  */
 
 #ifndef HAZARD_SIMD_H
@@ -17,11 +17,21 @@
 #define PATH_PORTABLE 0
 #define PATH_AVX2 1
 #define PATH_AVX512 2
+#define PATH_NEON 3
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(HAZARD_NO_SIMD)
 #define HAZARD_X86_SIMD 1
 #include <cpuid.h>
 #include <immintrin.h>
+#endif
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__) && !defined(HAZARD_NO_SIMD)
+#define HAZARD_ARM_SIMD 1
+#include <arm_neon.h>
+#endif
+
+#if defined(HAZARD_X86_SIMD) || defined(HAZARD_ARM_SIMD)
+#define HAZARD_VECTOR_SIMD 1 /* some vector path is built */
 #endif
 
 #define BATCH_WORDS 16
@@ -46,7 +56,7 @@
 #define HANDS_STREAK 1     /* a batch's hands' work: a streak of losses kept and compared */
 #define HANDS_EVERY_LOSS 2 /* a batch's hands' work where every counted loss passes (v->every_loss) */
 
-#ifdef HAZARD_X86_SIMD
+#ifdef HAZARD_VECTOR_SIMD
 /* The lanes of a vector path and what they share (the table's entries laid out as above). */
 typedef struct {
     int lanes;
@@ -60,10 +70,19 @@ typedef struct {
     int hands_on, every_loss; /* whether the dice ever pass; whether every counted loss passes them */
 } vector_lanes;
 
+#ifdef HAZARD_X86_SIMD
 /* The lanes of each mask of eight, in order: an AVX2 vector packed by a permutation. */
 typedef struct {
     uint32_t lut[256][8];
 } packer;
+#else
+/* The lanes of each mask of four, in order: a NEON vector packed by a byte shuffle (vqtbl1q_u8), and how
+ * many they are (NEON has no popcount of a mask). */
+typedef struct {
+    uint8_t lut[16][16];
+    uint8_t count[16];
+} packer;
+#endif
 
 /* The rare long round (throws in the last bucket) or long hand: its exact sums, lane by lane. */
 static inline void long_rounds(int mask, const uint32_t *throws, const uint32_t *rows, int64_t *counts, int width) {
@@ -123,11 +142,22 @@ static inline void lanes_draw_again(int rejected, uint64_t *words, uint64_t *sh,
     }
 }
 
+#endif
+
+#ifdef HAZARD_X86_SIMD
 /* simd256.c: the AVX2 path's words; simd512.c: the AVX-512 path's words and batch (simd.c's play_group
  * calls them). */
 void hazard_avx2_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_words(hazard_lane *bits, int lanes, uint32_t *low, uint32_t *high, int n);
 void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk, int64_t *nh);
+#endif
+
+#ifdef HAZARD_ARM_SIMD
+/* simdneon.c: the NEON path's packer and batch (simd.c's play_group calls them; its words are native.c's
+ * hazard_lanes_split_words). */
+#define NEON_LANES 16
+void hazard_neon_packer_of(packer *p);
+void hazard_neon_batch(vector_lanes *v, const packer *p, int with_hands, int64_t *nk, int64_t *nh);
 #endif
 
 #endif
