@@ -10,12 +10,14 @@ ruleset designer, a table card), and
   recorded and aborted (issue 21: "no request leaves the machine");
 - axe-core (``axe-playwright-python``'s ``axe.min.js``) finds no violation, at a phone's size (390×844) and a
   desktop's (1366×768), and a screenshot of each is saved (``HAZARD_SCREENSHOTS``, else the test's folder).
+
+Each page is opened once at each size, and both checks read that visit (the ``seen`` fixture).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,19 +113,24 @@ def _seat_late_arrival(page: Page, game: int, name: str) -> str:
     return link
 
 
-def _open(visit: Visit, size: ViewportSize) -> tuple[Page, Client]:
-    page = visit.context.new_page()
-    client = Client(visit.context, page)
-    client.watch(page)
-    page.set_viewport_size(size)
-    page.goto(visit.path)
-    page.wait_for_selector(visit.ready, state="attached")
-    return page, client
+@dataclass(frozen=True)
+class Seen:
+    """What one visit of a page at one size showed: every request it made, the live socket included (and
+    those that went elsewhere), what it threw or had blocked, and axe's report (empty: no violation;
+    None: not scanned)."""
+
+    asked: list[str]
+    strangers: list[str]
+    errors: list[str]
+    report: str | None
 
 
-def test_no_page_asks_anything_of_another_origin(visits: list[Visit], server: Server) -> None:
+@pytest.fixture(scope="module")
+def seen(visits: list[Visit], server: Server, shots: Path) -> dict[tuple[str, str], Seen]:
+    """Every page opened once at each size, by its viewer, with every request to another origin recorded
+    and aborted: a screenshot saved and axe run on each (both checks read the one visit, which halves the
+    pages a browser draws)."""
     origin = urlsplit(server.url)
-    elsewhere: list[str] = []
 
     def own(url: str) -> bool:
         parts = urlsplit(url)
@@ -133,50 +140,66 @@ def test_no_page_asks_anything_of_another_origin(visits: list[Visit], server: Se
         if own(route.request.url):
             route.continue_()
         else:
-            elsewhere.append(route.request.url)
             route.abort()
 
+    axe = Axe()
+    found: dict[tuple[str, str], Seen] = {}
     contexts = {id(visit.context): visit.context for visit in visits}.values()
     for context in contexts:
         context.route("**/*", guard)
     try:
-        for visit in visits:
-            asked: list[str] = []
-            page = visit.context.new_page()
-            page.on("request", lambda request, asked=asked: asked.append(request.url))
-            page.on("websocket", lambda socket, asked=asked: asked.append(socket.url))
-            watcher = Client(visit.context, page)
-            watcher.watch(page)
-            page.goto(visit.path)
-            page.wait_for_selector(visit.ready, state="attached")
-            page.wait_for_load_state("networkidle")
-            assert asked, visit.name
-            strangers = [url for url in asked if not own(url)]
-            assert strangers == [], (visit.name, strangers)
-            assert watcher.errors == [], (visit.name, watcher.errors)  # the policy blocked nothing of ours
-            page.close()
+        for size, viewport in SIZES.items():
+            for visit in visits:
+                found[visit.name, size] = _visit(
+                    visit, size=size, viewport=viewport, own=own, axe=axe, shots=shots
+                )
     finally:
         for context in contexts:
             context.unroute("**/*", guard)
-    assert elsewhere == []
+    return found
+
+
+def _visit(
+    visit: Visit, *, size: str, viewport: ViewportSize, own: Callable[[str], bool], axe: Axe, shots: Path
+) -> Seen:
+    asked: list[str] = []
+    page = visit.context.new_page()
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("websocket", lambda socket: asked.append(socket.url))
+    client = Client(visit.context, page)
+    client.watch(page)
+    page.set_viewport_size(viewport)
+    page.goto(visit.path)
+    page.wait_for_selector(visit.ready, state="attached")
+    expect(page.locator("body")).to_be_visible()
+    shot = shots / f"{visit.name}-{size}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    print(f"screenshot: {shot}")
+    report: str | None = None
+    if visit.name != "docs":  # Swagger UI's own page, not ours to mend: shown to work offline only
+        results = axe.run(page)
+        report = (
+            results.generate_snapshot() + "\n" + results.generate_report() if results.violations_count else ""
+        )
+    page.wait_for_load_state("networkidle")  # whatever the page asks for late is asked by now
+    page.close()
+    return Seen(list(asked), [url for url in asked if not own(url)], list(client.errors), report)
+
+
+def test_no_page_asks_anything_of_another_origin(seen: dict[tuple[str, str], Seen]) -> None:
+    for (name, size), visit in seen.items():
+        assert visit.asked, (name, size)
+        assert visit.strangers == [], (name, size, visit.strangers)
+        assert visit.errors == [], (name, size, visit.errors)  # the policy blocked nothing of ours
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_page_passes_the_accessibility_scan(visits: list[Visit], shots: Path, size: str) -> None:
-    axe = Axe()
-    found: dict[str, str] = {}
-    for visit in visits:
-        page, client = _open(visit, SIZES[size])
-        expect(page.locator("body")).to_be_visible()
-        shot = shots / f"{visit.name}-{size}.png"
-        page.screenshot(path=str(shot), full_page=True)
-        print(f"screenshot: {shot}")
-        if visit.name == "docs":  # Swagger UI's own page, not ours to mend: shown to work offline only
-            page.close()
-            continue
-        results = axe.run(page)
-        if results.violations_count:
-            found[visit.name] = results.generate_snapshot() + "\n" + results.generate_report()
-        assert client.errors == [], (visit.name, client.errors)
-        page.close()
+def test_every_page_passes_the_accessibility_scan(
+    seen: dict[tuple[str, str], Seen], visits: list[Visit], size: str
+) -> None:
+    scanned = {name: seen[name, size] for name in (visit.name for visit in visits)}
+    assert [name for name, visit in scanned.items() if visit.report is None] == ["docs"]
+    found = {name: visit.report for name, visit in scanned.items() if visit.report}
     assert found == {}, "\n".join(f"{name} ({size}): {report}" for name, report in found.items())
+    for name, visit in scanned.items():
+        assert visit.errors == [], (name, visit.errors)
