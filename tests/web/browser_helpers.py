@@ -41,6 +41,9 @@ CHROMIUM_ARGS = [
 ]
 WAIT_MS = 10_000
 """The longest any one wait in a browser may take."""
+POLL_MS = 25
+"""How often a wait for the page's state asks it again: a fixed period, not each animation frame (Playwright's
+default), which keeps the renderer drawing frames for as long as a page is waited on."""
 START_S = 20.0
 """The longest the server may take to answer after it is started."""
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -378,7 +381,9 @@ class Web:
                 # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages,
                 # each setting its seed as it sees a commitment, have been seen to need more than 10 s.
                 try:
-                    client.page.wait_for_function(_SHOWS_AT_LEAST, arg=head, timeout=3 * WAIT_MS)
+                    client.page.wait_for_function(
+                        _SHOWS_AT_LEAST, arg=head, polling=POLL_MS, timeout=3 * WAIT_MS
+                    )
                 except PlaywrightTimeout:
                     pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
             # Settled: every page shows the table's last entry and none has a seed still to send for it

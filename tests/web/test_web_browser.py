@@ -26,6 +26,7 @@ from tests.web.browser_helpers import (
     _PLAYERS_JS,
     _SHOWS_AT_LEAST,
     MAX_CLICKS,
+    POLL_MS,
     Client,
     Web,
     action_buttons,
@@ -349,7 +350,7 @@ def test_an_entry_written_while_the_page_fetches_its_view_is_shown(web: Web) -> 
 
     watcher.page.route(re.compile(r"/view\?"), hold_the_first)
     sit("Cat")
-    watcher.page.wait_for_function(_SHOWS_AT_LEAST, arg=head + 2)
+    watcher.page.wait_for_function(_SHOWS_AT_LEAST, arg=head + 2, polling=POLL_MS)
     assert held == [head + 1]
     web.synced(game, [host, watcher])
     expect(watcher.page.locator(".players")).to_contain_text("Dan")
