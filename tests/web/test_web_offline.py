@@ -11,7 +11,7 @@ ruleset designer, a table card), and
 - axe-core (``axe-playwright-python``'s ``axe.min.js``) finds no violation, at a phone's size (390×844) and a
   desktop's (1366×768), and a screenshot of each is saved (``HAZARD_SCREENSHOTS``, else the test's folder).
 
-Each page is opened once at each size, and both checks read that visit (the ``seen`` fixture).
+Each page is opened once at each size, and both checks read that visit (the ``scan`` fixture).
 """
 
 from __future__ import annotations
@@ -125,8 +125,17 @@ class Seen:
     report: str | None
 
 
+@dataclass(frozen=True)
+class Scan:
+    """Every visit, by page and size, and every request the guard aborted, from any page of the viewers'
+    browsers."""
+
+    seen: dict[tuple[str, str], Seen]
+    elsewhere: list[str]
+
+
 @pytest.fixture(scope="module")
-def seen(visits: list[Visit], server: Server, shots: Path) -> dict[tuple[str, str], Seen]:
+def scan(visits: list[Visit], server: Server, shots: Path) -> Scan:
     """Every page opened once at each size, by its viewer, with every request to another origin recorded
     and aborted: a screenshot saved and axe run on each (both checks read the one visit, which halves the
     pages a browser draws)."""
@@ -140,8 +149,10 @@ def seen(visits: list[Visit], server: Server, shots: Path) -> dict[tuple[str, st
         if own(route.request.url):
             route.continue_()
         else:
+            elsewhere.append(route.request.url)
             route.abort()
 
+    elsewhere: list[str] = []
     axe = Axe()
     found: dict[tuple[str, str], Seen] = {}
     contexts = {id(visit.context): visit.context for visit in visits}.values()
@@ -156,7 +167,7 @@ def seen(visits: list[Visit], server: Server, shots: Path) -> dict[tuple[str, st
     finally:
         for context in contexts:
             context.unroute("**/*", guard)
-    return found
+    return Scan(found, elsewhere)
 
 
 def _visit(
@@ -186,18 +197,17 @@ def _visit(
     return Seen(list(asked), [url for url in asked if not own(url)], list(client.errors), report)
 
 
-def test_no_page_asks_anything_of_another_origin(seen: dict[tuple[str, str], Seen]) -> None:
-    for (name, size), visit in seen.items():
+def test_no_page_asks_anything_of_another_origin(scan: Scan) -> None:
+    for (name, size), visit in scan.seen.items():
         assert visit.asked, (name, size)
         assert visit.strangers == [], (name, size, visit.strangers)
         assert visit.errors == [], (name, size, visit.errors)  # the policy blocked nothing of ours
+    assert scan.elsewhere == []
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_page_passes_the_accessibility_scan(
-    seen: dict[tuple[str, str], Seen], visits: list[Visit], size: str
-) -> None:
-    scanned = {name: seen[name, size] for name in (visit.name for visit in visits)}
+def test_every_page_passes_the_accessibility_scan(scan: Scan, visits: list[Visit], size: str) -> None:
+    scanned = {name: scan.seen[name, size] for name in (visit.name for visit in visits)}
     assert [name for name, visit in scanned.items() if visit.report is None] == ["docs"]
     found = {name: visit.report for name, visit in scanned.items() if visit.report}
     assert found == {}, "\n".join(f"{name} ({size}): {report}" for name, report in found.items())
