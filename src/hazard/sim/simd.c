@@ -351,23 +351,10 @@ __attribute__((target(AVX2_TARGET))) static inline int batch_avx2(vector_lanes *
     return !checked && _mm256_movemask_ps(_mm256_castsi256_ps(reached)) != 0;
 }
 
-/* A batch played unchecked, and again checked from the same lanes (their state and the long hands' sums
- * as they were) where a round reached the last bucket: rare (craps: none in 7,505 batches; wikipedia: 2 in
- * 10,681), and 4-8% faster than every step checked, by A/B. */
+/* The AVX2 batches, one for each kind of hands' work (simd.h's BATCH_REPLAYED). */
 #define BATCH_AVX2(name, with_hands)                                                                       \
-    __attribute__((target(AVX2_TARGET))) static void name(vector_lanes *v, const packer *p, int64_t *nk,    \
-                                                          int64_t *nh) {                                   \
-        uint32_t saved[4 * AVX2_LANES]; /* offset, throws, streak, kept */                                 \
-        int64_t sums[2] = {v->hands[HAND_BUCKETS], v->hands[HAND_BUCKETS + 1]}; /* the long hands' */     \
-        memcpy(saved, v->offset, sizeof(saved));                                                           \
-        batch_digits_avx2(v);                                                                              \
-        if (batch_avx2(v, p, with_hands, 0, nk, nh)) {                                                     \
-            memcpy(v->offset, saved, sizeof(saved));                                                       \
-            v->hands[HAND_BUCKETS] = sums[0];                                                              \
-            v->hands[HAND_BUCKETS + 1] = sums[1];                                                          \
-            batch_avx2(v, p, with_hands, 1, nk, nh);                                                       \
-        }                                                                                                  \
-    }
+    BATCH_REPLAYED(name, __attribute__((target(AVX2_TARGET))), AVX2_LANES, batch_digits_avx2, batch_avx2,   \
+                   with_hands)
 BATCH_AVX2(batch_avx2_hands, HANDS_STREAK)
 BATCH_AVX2(batch_avx2_every_loss, HANDS_EVERY_LOSS)
 BATCH_AVX2(batch_avx2_counts, 0)

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.h"
 
@@ -158,6 +159,27 @@ void hazard_avx512_batch(vector_lanes *v, int with_hands, int64_t *nk, int64_t *
 #define NEON_LANES 16
 void hazard_neon_packer_of(packer *p);
 void hazard_neon_batch(vector_lanes *v, const packer *p, int with_hands, int64_t *nk, int64_t *nh);
+#endif
+
+#ifdef HAZARD_VECTOR_SIMD
+/* A batch played unchecked, and again checked from the same lanes (their state and the long hands' sums
+ * as they were) where a round may have reached the last bucket: rare (craps: none in 7,505 batches;
+ * wikipedia: 2 in 10,681), and 4-8% faster on AVX2 than every step checked, by A/B. One macro for the AVX2
+ * and NEON batches, so that what is saved and restored stays the same on both: `attributes` the path's
+ * target (or nothing), `lanes` its lanes, `digits` and `batch` its functions, `with_hands` a constant. */
+#define BATCH_REPLAYED(name, attributes, lanes, digits, batch, with_hands)                               \
+    attributes static void name(vector_lanes *v, const packer *p, int64_t *nk, int64_t *nh) {           \
+        uint32_t saved[4 * (lanes)]; /* offset, throws, streak, kept */                                   \
+        int64_t sums[2] = {v->hands[HAND_BUCKETS], v->hands[HAND_BUCKETS + 1]}; /* the long hands' */     \
+        memcpy(saved, v->offset, sizeof(saved));                                                           \
+        digits(v);                                                                                         \
+        if (batch(v, p, with_hands, 0, nk, nh)) {                                                          \
+            memcpy(v->offset, saved, sizeof(saved));                                                       \
+            v->hands[HAND_BUCKETS] = sums[0];                                                              \
+            v->hands[HAND_BUCKETS + 1] = sums[1];                                                          \
+            batch(v, p, with_hands, 1, nk, nh);                                                            \
+        }                                                                                                  \
+    }
 #endif
 
 #endif

@@ -195,21 +195,9 @@ static inline int batch_neon(vector_lanes *v, const packer *p, int with_hands, i
     return !checked && vmaxvq_u32(most) > THROW_BUCKETS - 3;
 }
 
-/* A batch played unchecked, and again checked from the same lanes (their state and the long hands' sums
- * as they were) where a round may have reached the last bucket, as simd.c's BATCH_AVX2. */
-#define BATCH_NEON(name, with_hands)                                                                       \
-    static void name(vector_lanes *v, const packer *p, int64_t *nk, int64_t *nh) {                        \
-        uint32_t saved[4 * NEON_LANES]; /* offset, throws, streak, kept */                                 \
-        int64_t sums[2] = {v->hands[HAND_BUCKETS], v->hands[HAND_BUCKETS + 1]}; /* the long hands' */     \
-        memcpy(saved, v->offset, sizeof(saved));                                                           \
-        batch_digits_neon(v);                                                                              \
-        if (batch_neon(v, p, with_hands, 0, nk, nh)) {                                                     \
-            memcpy(v->offset, saved, sizeof(saved));                                                       \
-            v->hands[HAND_BUCKETS] = sums[0];                                                              \
-            v->hands[HAND_BUCKETS + 1] = sums[1];                                                          \
-            batch_neon(v, p, with_hands, 1, nk, nh);                                                       \
-        }                                                                                                  \
-    }
+/* The NEON batches, one for each kind of hands' work (simd.h's BATCH_REPLAYED, as AVX2's). */
+#define BATCH_NEON(name, with_hands) \
+    BATCH_REPLAYED(name, , NEON_LANES, batch_digits_neon, batch_neon, with_hands)
 BATCH_NEON(batch_neon_hands, HANDS_STREAK)
 BATCH_NEON(batch_neon_every_loss, HANDS_EVERY_LOSS)
 BATCH_NEON(batch_neon_counts, 0)
