@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck layers unit unit-fast docs bench clean
+.PHONY: run test lint typecheck layers unit unit-fast shots docs bench clean
 
 # One install serves all: hazard with its PostgreSQL driver (the record tests run against a server when
 # HAZARD_TEST_DATABASE_URL names one; .ci/run starts one), the dev tools and the docs site's (make docs). The
@@ -44,16 +44,28 @@ TMP_ROOT := $(shell test -w /dev/shm && test "$$(df -Pk /dev/shm | awk 'NR == 2 
   2>/dev/null && echo /dev/shm || echo /tmp)
 # --dist worksteal: a worker that runs out takes tests queued for the other, so the long browser tests at the
 # end of one worker's share do not leave the other core idle.
+# PYTHONDONTWRITEBYTECODE is emptied (which turns it off): where the environment sets it, as this machine's
+# does, every `hazard` and server the tests start would compile hazard's sources again (0.28 s of CPU more
+# for each server), and a second run would rewrite every test module's asserts again (collecting 19.7 s
+# where 8.5 s). The bytecode goes to __pycache__, which git ignores.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 unit: $(STAMP)
-	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(BIN)/pytest -n auto --dist worksteal --basetemp="$$tmp"; \
+	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(PYTEST) -n auto --dist worksteal --basetemp="$$tmp"; \
 	  status=$$?; \
 	  rm -rf "$$tmp"; exit $$status; }
 
 # The inner loop: the same, without the tests marked slow (pyproject.toml's markers: some 40 tests that take
 # about half the time of the whole, the browser tests among them). Not what CI runs: make test runs every test.
 unit-fast: $(STAMP)
-	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(BIN)/pytest -n auto -m "not slow" --basetemp="$$tmp"; status=$$?; \
+	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(PYTEST) -n auto -m "not slow" --basetemp="$$tmp"; status=$$?; \
 	  rm -rf "$$tmp"; exit $$status; }
+
+# The pages to look at: the web tests in Chromium, each saving the screenshots of the pages it opens, at a
+# phone's size and a desktop's, into shots/ (tests/web/browser_helpers.py's Shots; no other run takes any).
+shots: $(STAMP)
+	@mkdir -p shots && tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { HAZARD_SCREENSHOTS="$(CURDIR)/shots" \
+	  $(PYTEST) -n auto -m slow --basetemp="$$tmp" tests/web; status=$$?; rm -rf "$$tmp"; \
+	  echo "screenshots in shots/"; exit $$status; }
 
 # The docs site (mkdocs.yml: MkDocs, the Material theme, the API reference from the docstrings) into site/,
 # offline, in strict mode: a broken link, a cross-reference that names nothing, or a page that would load

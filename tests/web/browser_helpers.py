@@ -5,7 +5,8 @@ the browsers at a table (:class:`Web`, :class:`Client`, :func:`seated`, :func:`s
 A test module imports the fixtures it uses by name (and lists them in ``__all__``), so that each module gets a
 server and a browser of its own. Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the
 modules are skipped, unless ``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails.
-Screenshots of the pages go to the folder ``HAZARD_SCREENSHOTS`` names, else to a temporary folder.
+Screenshots of the pages are taken into the folder ``HAZARD_SCREENSHOTS`` names (``make shots``), and only
+then: a picture nobody looks at costs Chromium about half a CPU-second to draw and encode.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -175,15 +176,31 @@ def browser(chromium: Path) -> Iterator[Browser]:
             launched.close()
 
 
+@dataclass(frozen=True)
+class Shots:
+    """Where the screenshots of the pages go, to be looked at: the folder ``HAZARD_SCREENSHOTS`` names, or
+    none, when no screenshot is taken (nobody would look at it, and drawing a whole page to a PNG costs
+    Chromium about 0.45 CPU-second; measured on the table page)."""
+
+    folder: Path | None
+
+    def take(self, page: Page, name: str, *, full_page: bool = True) -> None:
+        """Save ``page`` as ``name``.png, the whole page or (``full_page=False``) the viewport alone."""
+        if self.folder is not None:
+            shot = self.folder / f"{name}.png"
+            page.screenshot(path=str(shot), full_page=full_page)
+            print(f"screenshot: {shot}")
+
+
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go."""
+def shots() -> Shots:
+    """Where the screenshots go, if anywhere (:class:`Shots`)."""
     named = os.environ.get("HAZARD_SCREENSHOTS")
-    if named:
-        folder = Path(named)
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path_factory.mktemp("screenshots")
+    if not named:
+        return Shots(None)
+    folder = Path(named)
+    folder.mkdir(parents=True, exist_ok=True)
+    return Shots(folder)
 
 
 # --- browsers at a table ---------------------------------------------------------------------------------
@@ -225,12 +242,31 @@ _PLAYERS_JS = """() => Array.from(document.querySelectorAll("table.players tbody
 _SHOWN = (
     """() => { const view = document.querySelector(".view"); return view ? Number(view.dataset.seq) : -1; }"""
 )
-_SETTLED = """() => {
-  const view = document.querySelector(".view");
-  if (view === null) return -1;
-  return document.querySelector("[data-seed-hand]") === null ? Number(view.dataset.seq) : -2;
+_READ = (
+    """async ([head, timeout, poll]) => {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const view = document.querySelector(".view");
+    if (view !== null && Number(view.dataset.seq) >= head) {
+      const round = view.querySelector(".round");
+      return {
+        seq: Number(view.dataset.seq),
+        seeding: document.querySelector("[data-seed-hand]") !== null,
+        round: round ? round.textContent.replace(/\\s+/g, " ") : "",
+        players: ("""
+    + _PLAYERS_JS
+    + """)(),
+      };
+    }
+    if (Date.now() > deadline) return null;
+    await new Promise((done) => setTimeout(done, poll));
+  }
 }"""
-"""The entry the page shows, if it has no seed of its own still to send for it (-2 if it has)."""
+)
+"""What the page shows, once it shows entry ``head`` or a later one (null if it does not within ``timeout``
+ms): its entry, whether it has a seed of its own still to send for it, the round's line and the players'
+table. One call to the page where a wait, a read and three checks were five (each a round trip through
+Chromium's DevTools: about a fifth of its renderers' time at a table, measured)."""
 _SHOWS_AT_LEAST = """(head) => {
   const view = document.querySelector(".view");
   return view !== null && Number(view.dataset.seq) >= head;
@@ -240,14 +276,18 @@ _SHOWS_AT_LEAST = """(head) => {
 class Web:
     """The server, the browser, and the people a test opens pages for."""
 
-    def __init__(self, server: Server, browser: Browser, shots: Path) -> None:
+    def __init__(self, server: Server, browser: Browser, shots: Shots) -> None:
         self.server = server
         self.browser = browser
         self.shots = shots
         self.clients: list[Client] = []
 
     def client(self, path: str | None = None) -> Client:
-        context = self.browser.new_context(base_url=self.server.url)
+        # A reader who asks for less motion: the dice thrown are not rolled across the felt (hazard.css). The
+        # same page and the same script, without the half second of frames each throw draws on every page at
+        # the table (about a sixth of Chromium's CPU for a round played: 0.37-0.40 CPU-second an entry with
+        # three pages open, where 0.45-0.46).
+        context = self.browser.new_context(base_url=self.server.url, reduced_motion="reduce")
         context.set_default_timeout(WAIT_MS)
         context.set_default_navigation_timeout(WAIT_MS)
         client = Client(context, context.new_page())
@@ -268,7 +308,7 @@ class Web:
             assert client.errors == [], client.errors
 
     def shot(self, page: Page, name: str) -> None:
-        page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)
+        self.shots.take(page, name)
 
     def phone_shot(self, client: Client, path: str, name: str) -> None:
         """A screenshot of ``path`` at a phone's width, in the client's browser."""
@@ -377,20 +417,16 @@ class Web:
         for _ in range(20):
             state = self.server.state(game)
             head = int(state["seq"])
-            for client in clients:
-                # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages,
-                # each setting its seed as it sees a commitment, have been seen to need more than 10 s.
-                try:
-                    client.page.wait_for_function(
-                        _SHOWS_AT_LEAST, arg=head, polling=POLL_MS, timeout=3 * WAIT_MS
-                    )
-                except PlaywrightTimeout:
-                    pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
+            # Longer than a step's wait: on a loaded machine (two workers, two browsers) three pages, each
+            # setting its seed as it sees a commitment, have been seen to need more than 10 s.
+            shown = [_read(client.page, head) for client in clients]
+            if None in shown:
+                pytest.fail(f"table {game} stands at entry {head}, but {self.behind(clients)}")
             # Settled: every page shows the table's last entry and none has a seed still to send for it
             # (a page that shows the last entry sends its seed at once, so once none has one to send, the
             # table stands still until the next action).
             if self.server.head(game) == head and all(
-                client.page.evaluate(_SETTLED) == head for client in clients
+                page["seq"] == head and not page["seeding"] for page in shown
             ):
                 break
         else:
@@ -399,13 +435,25 @@ class Web:
             [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
             for p in state["state"]["players"]
         ]
-        for client in clients:
-            page = client.page
-            page.wait_for_selector(f'.view[data-seq="{head}"]', state="attached")
-            expect(page.locator(".view .round")).to_contain_text(f"table {game}, entry {head}")
-            shown = page.evaluate(_PLAYERS_JS)
-            assert shown == (record or [["", "Nobody is seated yet."]]), (page.url, shown, record)
+        for client, page in zip(clients, shown, strict=True):
+            assert f"table {game}, entry {head}" in page["round"], (client.page.url, page["round"])
+            players = record or [["", "Nobody is seated yet."]]
+            assert page["players"] == players, (client.page.url, page, record)
         return head
+
+
+def _read(page: Page, head: int) -> Any:
+    """What ``page`` shows once it shows entry ``head`` or a later one (``_READ``), or None if it does not in
+    time. A page that reloads itself meanwhile (a seat it took, a table it joined) is asked again, up to
+    three times."""
+    for _ in range(3):
+        try:
+            return page.evaluate(_READ, [head, 3 * WAIT_MS, POLL_MS])
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    return None
 
 
 def action_buttons(page: Page) -> dict[str, str]:
@@ -415,7 +463,7 @@ def action_buttons(page: Page) -> dict[str, str]:
 
 
 @pytest.fixture
-def web(browser: Browser, server: Server, shots: Path) -> Iterator[Web]:
+def web(browser: Browser, server: Server, shots: Shots) -> Iterator[Web]:
     """A test's people at the server's tables (the browser first: without one, no server is started)."""
     opened = Web(server, browser, shots)
     try:

@@ -8,12 +8,11 @@ import io
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
-from tests.web.browser_helpers import Server, browser, chromium, server, shots
+from tests.web.browser_helpers import Server, Shots, browser, chromium, server, shots
 from tests.web.helpers import LAX, Table
 from tests.web.test_web_pages import parsed
 
@@ -108,14 +107,14 @@ def test_anything_but_a_built_in_id_is_the_one_refusal(
 
 
 @pytest.mark.slow  # real Chromium: each ruleset's page printed
-def test_each_card_prints_on_one_a4_sheet_in_chromium(server: Server, browser: Browser, shots: Path) -> None:
+def test_each_card_prints_on_one_a4_sheet_in_chromium(server: Server, browser: Browser, shots: Shots) -> None:
     pypdf = pytest.importorskip("pypdf")
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
         page = context.new_page()
         for ident in IDS:
             page.goto(f"{server.url}/rules/{ident}/card")
-            page.screenshot(path=str(shots / f"card-{ident}-desktop.png"), full_page=True)
+            shots.take(page, f"card-{ident}-desktop")
             printed = pypdf.PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True, print_background=True)))
             assert len(printed.pages) == 1, f"{ident}: {len(printed.pages)} pages"
             box = printed.pages[0].mediabox
@@ -124,7 +123,7 @@ def test_each_card_prints_on_one_a4_sheet_in_chromium(server: Server, browser: B
             assert find_ruleset(ident).source.citation in text  # the fonts' ligatures (fi) read as letters
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(f"{server.url}/rules/ecws-1674/card")
-        page.screenshot(path=str(shots / "card-ecws-1674-phone.png"), full_page=True)
+        shots.take(page, "card-ecws-1674-phone")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page never scrolls sideways
     finally:
         context.close()

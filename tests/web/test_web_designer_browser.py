@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.web.browser_helpers import PHONE, Server, browser, chromium, server, shots
+from tests.web.browser_helpers import PHONE, Server, Shots, browser, chromium, server, shots
 
 from hazard.analysis import Design, design_figures
 from hazard.core.numbers import fraction_text
@@ -100,7 +100,7 @@ def _range_and_a_new_main(page: Page, cotton: Ruleset, passing: Ruleset, updates
 
 
 def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
-    server: Server, browser: Browser, shots: Path, tmp_path: Path
+    server: Server, browser: Browser, shots: Shots, tmp_path: Path
 ) -> None:
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
@@ -122,7 +122,7 @@ def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     _updated(page, 2)
     passing = replace(changed, passing=DicePassing(2))
     _shows(page, design_figures(cotton, passing))
-    page.screenshot(path=str(shots / "designer-live-desktop.png"), full_page=True)
+    shots.take(page, "designer-live-desktop")
 
     # An invalid change: a fixed main with five mains. Explained beside the method, not accepted.
     page.get_by_label("The main is").select_option("fixed")
@@ -134,7 +134,7 @@ def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     expect(said).to_contain_text("a fixed main needs exactly one main, not 5")
     expect(page.get_by_label("The main is")).to_have_attribute("aria-invalid", "true")
     _shows(page, design_figures(cotton, passing))  # the last valid figures stay
-    page.screenshot(path=str(shots / "designer-refused.png"), full_page=True)
+    shots.take(page, "designer-refused")
 
     # The main its own chance, from the grid: explained beside the grid.
     page.get_by_label("The main is").select_option("thrown")
@@ -156,7 +156,7 @@ def test_the_designer_shows_the_analysers_odds_live_and_explains_a_refusal(
     _reads_back(page, tmp_path / "designed.toml", design_figures(cotton, passing))
 
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(shots / "designer-live-phone.png"), full_page=True)
+    shots.take(page, "designer-live-phone")
 
     # A table with these rules.
     page.get_by_role("button", name="Start a table with these rules").click()

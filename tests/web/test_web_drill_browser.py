@@ -4,11 +4,9 @@ server is stopped and started again."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser, expect
-from tests.web.browser_helpers import PHONE, Restartable, browser, chromium, restartable, shots
+from tests.web.browser_helpers import PHONE, Restartable, Shots, browser, chromium, restartable, shots
 
 from hazard.analysis.drill import Answer, Drill
 from hazard.core.numbers import fraction_text
@@ -21,7 +19,7 @@ SEED = 17
 
 
 def test_a_drill_played_in_chromium_scores_the_exact_values_and_its_best_survives_a_restart(
-    browser: Browser, restartable: Restartable, shots: Path
+    browser: Browser, restartable: Restartable, shots: Shots
 ) -> None:
     served = restartable.start()
     context = browser.new_context(viewport=PHONE)
@@ -41,9 +39,9 @@ def test_a_drill_played_in_chromium_scores_the_exact_values_and_its_best_survive
             expect(page.locator("#offer-proposition")).to_have_text(offer.proposition)
             expect(page.locator("#offer-stated")).to_have_text(offer.stated)
             if offer.round == 1:
-                page.screenshot(path=str(shots / "drill-offer-phone.png"), full_page=True)
+                shots.take(page, "drill-offer-phone")
                 page.set_viewport_size({"width": 1366, "height": 768})
-                page.screenshot(path=str(shots / "drill-offer-desktop.png"), full_page=True)
+                shots.take(page, "drill-offer-desktop")
                 page.set_viewport_size(PHONE)
             if given is not None:
                 page.get_by_role("button", name="Take" if given is Answer.TAKE else "Refuse").click()
@@ -65,7 +63,7 @@ def test_a_drill_played_in_chromium_scores_the_exact_values_and_its_best_survive
         expect(page.locator("#drill-best-scores li span").first).to_have_attribute(
             "data-exact", fraction_text(expected.score)
         )
-        page.screenshot(path=str(shots / "drill-over-phone.png"), full_page=True)
+        shots.take(page, "drill-over-phone")
         assert errors == []
         score = fraction_text(expected.score)
         restartable.stop()

@@ -8,9 +8,6 @@ One ``hazard serve`` and one Chromium for the module (the fixtures and helpers o
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
@@ -44,20 +41,18 @@ def test_a_stake_laid_through_the_page_is_a_chip_on_every_page(web: Web) -> None
     expect(watcher.page.locator(".places .place.own")).to_have_count(0)
     # Readable on a phone without scrolling sideways, and no violation axe-core finds, chips and all.
     axe = Axe()
-    folder = Path(os.environ.get("HAZARD_FELT_SHOTS", str(web.shots)))
-    folder.mkdir(parents=True, exist_ok=True)
-    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        for who, client in (("caster", ann), ("spectator", watcher)):
-            page = client.watch(client.context.new_page())
-            try:
+    for who, client in (("caster", ann), ("spectator", watcher)):
+        page = client.watch(client.context.new_page())  # one tab each, loaded afresh at each size
+        try:
+            for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
                 page.set_viewport_size(size)
                 page.goto(f"/tables/{game}")
                 page.wait_for_selector(".felt .circle", state="attached")
                 expect(page.locator(".felt .circle")).to_have_text("Bob sets 5.00")
                 assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
-                page.screenshot(path=str(folder / f"felt-{who}-{size_name}.png"), full_page=True)
+                web.shots.take(page, f"felt-{who}-{size_name}")
                 results = axe.run(page)
                 assert results.violations_count == 0, results.generate_report()
-            finally:
-                page.close()
+        finally:
+            page.close()
     web.clean()

@@ -21,7 +21,6 @@ import subprocess
 import sys
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +31,7 @@ from tests.web.browser_helpers import (
     Client,
     Restartable,
     Server,
+    Shots,
     Web,
     action_buttons,
     browser,
@@ -184,7 +184,7 @@ def casters(record: dict[str, Any]) -> list[str]:
 
 
 def test_three_players_play_a_whole_game_through_a_reload_and_a_restart(
-    browser: Browser, restartable: Restartable, shots: Path
+    browser: Browser, restartable: Restartable, shots: Shots
 ) -> None:
     web = Web(restartable.start(), browser, shots)
     try:
@@ -321,7 +321,7 @@ def _side_bet(table: Game, *, offerer: str, taker: str) -> None:
     assert said["x"] >= took["x"] + took["width"] - 1, (took, said)
     assert abs(said["y"] - took["y"]) < took["height"], (took, said)
     take.scroll_into_view_if_needed()
-    table.seats[taker].page.screenshot(path=str(table.web.shots / f"game-take-{taker.lower()}.png"))
+    table.web.shots.take(table.seats[taker].page, f"game-take-{taker.lower()}", full_page=False)
     expect(table.seats[offerer].page.get_by_role("button", name=f"Take bet #{number}")).to_have_count(0)
     table.act(taker, take)
     for client in table.everyone:

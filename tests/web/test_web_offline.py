@@ -9,7 +9,7 @@ ruleset designer, a table card), and
 - every request it makes, the live socket included, goes to the server's own origin: a request elsewhere is
   recorded and aborted (issue 21: "no request leaves the machine");
 - axe-core (``axe-playwright-python``'s ``axe.min.js``) finds no violation, at a phone's size (390×844) and a
-  desktop's (1366×768), and a screenshot of each is saved (``HAZARD_SCREENSHOTS``, else the test's folder).
+  desktop's (1366×768), and a screenshot of each is saved where ``HAZARD_SCREENSHOTS`` names (``make shots``).
 
 Each page is opened once at each size, and both checks read that visit (the ``scan`` fixture).
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +29,7 @@ from tests.web.browser_helpers import (
     PHONE,
     Client,
     Server,
+    Shots,
     Web,
     browser,
     chromium,
@@ -60,7 +60,7 @@ class Visit:
 
 
 @pytest.fixture(scope="module")
-def visits(server: Server, browser: Browser, shots: Path) -> Iterator[list[Visit]]:
+def visits(server: Server, browser: Browser, shots: Shots) -> Iterator[list[Visit]]:
     """The tables set up through the pages, and every page to open, each in its viewer's browser."""
     web = Web(server, browser, shots)
     try:
@@ -135,10 +135,10 @@ class Scan:
 
 
 @pytest.fixture(scope="module")
-def scan(visits: list[Visit], server: Server, shots: Path) -> Scan:
+def scan(visits: list[Visit], server: Server, shots: Shots) -> Scan:
     """Every page opened once at each size, by its viewer, with every request to another origin recorded
-    and aborted: a screenshot saved and axe run on each (both checks read the one visit, which halves the
-    pages a browser draws)."""
+    and aborted: a screenshot saved (:class:`Shots`) and axe run on each (both checks read the one visit,
+    which halves the pages a browser draws)."""
     origin = urlsplit(server.url)
 
     def own(url: str) -> bool:
@@ -156,45 +156,64 @@ def scan(visits: list[Visit], server: Server, shots: Path) -> Scan:
     axe = Axe()
     found: dict[tuple[str, str], Seen] = {}
     contexts = {id(visit.context): visit.context for visit in visits}.values()
+    # One tab per viewer's browser, led from page to page: a tab opened for each visit started a renderer
+    # each time (about 0.4 CPU-second of Chromium's), where a navigation within the site keeps its own.
+    tabs = {id(context): _Tab.open(context) for context in contexts}
     for context in contexts:
         context.route("**/*", guard)
     try:
         for size, viewport in SIZES.items():
+            for tab in tabs.values():
+                tab.page.set_viewport_size(viewport)
             for visit in visits:
-                found[visit.name, size] = _visit(
-                    visit, size=size, viewport=viewport, own=own, axe=axe, shots=shots
+                found[visit.name, size] = tabs[id(visit.context)].visit(
+                    visit, size=size, own=own, axe=axe, shots=shots
                 )
     finally:
         for context in contexts:
             context.unroute("**/*", guard)
+        for tab in tabs.values():
+            tab.page.close()
     return Scan(found, elsewhere)
 
 
-def _visit(
-    visit: Visit, *, size: str, viewport: ViewportSize, own: Callable[[str], bool], axe: Axe, shots: Path
-) -> Seen:
-    asked: list[str] = []
-    page = visit.context.new_page()
-    page.on("request", lambda request: asked.append(request.url))
-    page.on("websocket", lambda socket: asked.append(socket.url))
-    client = Client(visit.context, page)
-    client.watch(page)
-    page.set_viewport_size(viewport)
-    page.goto(visit.path)
-    page.wait_for_selector(visit.ready, state="attached")
-    expect(page.locator("body")).to_be_visible()
-    shot = shots / f"{visit.name}-{size}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    print(f"screenshot: {shot}")
-    report: str | None = None
-    if visit.name != "docs":  # Swagger UI's own page, not ours to mend: shown to work offline only
-        results = axe.run(page)
-        report = (
-            results.generate_snapshot() + "\n" + results.generate_report() if results.violations_count else ""
-        )
-    page.wait_for_load_state("networkidle")  # whatever the page asks for late is asked by now
-    page.close()
-    return Seen(list(asked), [url for url in asked if not own(url)], list(client.errors), report)
+@dataclass
+class _Tab:
+    """A viewer's one tab, and what the visit it shows asked for (every request, the live socket included)
+    and threw."""
+
+    page: Page
+    client: Client
+    asked: list[str]
+
+    @classmethod
+    def open(cls, context: BrowserContext) -> _Tab:
+        page = context.new_page()
+        tab = cls(page, Client(context, page), [])
+        page.on("request", lambda request: tab.asked.append(request.url))
+        page.on("websocket", lambda socket: tab.asked.append(socket.url))
+        tab.client.watch(page)
+        return tab
+
+    def visit(self, visit: Visit, *, size: str, own: Callable[[str], bool], axe: Axe, shots: Shots) -> Seen:
+        self.asked.clear()
+        self.client.errors.clear()
+        page = self.page
+        page.goto(visit.path)
+        page.wait_for_selector(visit.ready, state="attached")
+        expect(page.locator("body")).to_be_visible()
+        shots.take(page, f"{visit.name}-{size}")
+        report: str | None = None
+        if visit.name != "docs":  # Swagger UI's own page, not ours to mend: shown to work offline only
+            results = axe.run(page)
+            report = (
+                results.generate_snapshot() + "\n" + results.generate_report()
+                if results.violations_count
+                else ""
+            )
+        page.wait_for_load_state("networkidle")  # whatever the page asks for late is asked by now
+        asked = list(self.asked)
+        return Seen(asked, [url for url in asked if not own(url)], list(self.client.errors), report)
 
 
 def test_no_page_asks_anything_of_another_origin(scan: Scan) -> None:

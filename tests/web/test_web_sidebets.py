@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, ViewportSize, expect
@@ -21,6 +19,7 @@ from tests.web.browser_helpers import (
     PHONE,
     Client,
     Restartable,
+    Shots,
     Web,
     browser,
     chromium,
@@ -94,24 +93,24 @@ def test_a_source_bet_is_offered_in_one_tap_and_taken_with_its_value_beside_take
 def _look(web: Web, client: Client, name: str) -> None:
     """Screenshots of the client's table at a phone's and a desktop's size, each scanned by axe-core."""
     axe = Axe()
-    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        page = client.watch(client.context.new_page())
-        try:
+    page = client.watch(client.context.new_page())  # one tab, loaded afresh at each size
+    try:
+        for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             page.set_viewport_size(viewport)
             page.goto(client.page.url)
             page.wait_for_selector(".view .side-bets", state="attached")
             web.shot(page, f"{name}-{size}")
             results = axe.run(page)
             assert results.violations_count == 0, results.generate_report()
-        finally:
-            page.close()
+    finally:
+        page.close()
 
 
 # --- a lost socket ---------------------------------------------------------------------------------------
 
 
 def test_a_lost_socket_disables_the_controls_until_the_page_resyncs(
-    browser: Browser, restartable: Restartable, shots: Path
+    browser: Browser, restartable: Restartable, shots: Shots
 ) -> None:
     opened = Web(restartable.start(), browser, shots)
     try:

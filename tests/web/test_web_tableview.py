@@ -7,9 +7,7 @@ One ``hazard serve`` and one Chromium for the module (the fixtures and helpers o
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
@@ -32,12 +30,6 @@ __all__ = ["browser", "chromium", "server", "shots", "web"]  # the fixtures, use
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 SCREEN: ViewportSize = {"width": 1920, "height": 1080}
-
-
-def _shots(web: Web) -> Path:
-    folder = Path(os.environ.get("HAZARD_TABLEVIEW_SHOTS", str(web.shots)))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _within(page: Page, selector: str, size: ViewportSize) -> None:
@@ -111,11 +103,10 @@ def test_each_viewer_reads_whose_turn_it_is_and_plays_a_round_with_enter(web: We
 def _fits(web: Web, game: int, moment: str, seats: dict[str, Client]) -> None:
     """At a phone's size and a desktop's, each seat's first screen shows the felt's throws, the turn line and
     (for the seat whose turn it is) its main button, unscrolled, and nothing is wider than the screen."""
-    folder = _shots(web)
-    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        for who, client in seats.items():
-            page = client.watch(client.context.new_page())
-            try:
+    for who, client in seats.items():
+        page = client.watch(client.context.new_page())  # one tab a seat, loaded afresh at each size
+        try:
+            for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
                 page.set_viewport_size(size)
                 page.goto(f"/tables/{game}")
                 page.wait_for_selector(".view", state="attached")
@@ -126,18 +117,15 @@ def _fits(web: Web, game: int, moment: str, seats: dict[str, Client]) -> None:
                     _within(page, ".turnline button.primary", size)
                 width = page.evaluate("() => document.documentElement.scrollWidth")
                 assert width <= size["width"], (name, width)
-                page.screenshot(path=str(folder / f"tableview-{moment}-{who}-{name}.png"))
-                page.screenshot(
-                    path=str(folder / f"tableview-{moment}-{who}-{name}-full.png"), full_page=True
-                )
-            finally:
-                page.close()
+                web.shots.take(page, f"tableview-{moment}-{who}-{name}", full_page=False)
+                web.shots.take(page, f"tableview-{moment}-{who}-{name}-full")
+        finally:
+            page.close()
 
 
 def _the_big_screen(web: Web, game: int, host: Client, ann: Client, bob: Client) -> None:
     """The big screen at 1920×1080: the felt and whose turn it is on the first screen, before a round has
     settled and after, when its result banner shows too."""
-    folder = _shots(web)
     page = host.watch(host.context.new_page())
     try:
         page.set_viewport_size(SCREEN)
@@ -148,7 +136,7 @@ def _the_big_screen(web: Web, game: int, host: Client, ann: Client, bob: Client)
         assert box["width"] >= SCREEN["width"] * 0.9, box
         _within(page, ".felt .throws", SCREEN)
         _within(page, ".turnline .turn-text", SCREEN)
-        page.screenshot(path=str(folder / "tableview-screen.png"))
+        web.shots.take(page, "tableview-screen", full_page=False)
         # Once a round has settled its result banner shows too, and whose turn it is still fits the screen.
         for _ in range(MAX_CLICKS):
             if web.server.state(game)["state"]["rounds_played"]:
@@ -158,7 +146,7 @@ def _the_big_screen(web: Web, game: int, host: Client, ann: Client, bob: Client)
             pytest.fail(f"the round at table {game} did not settle in {MAX_CLICKS} throws")
         page.wait_for_selector(".view .card.result", state="attached")
         _within(page, ".turnline .turn-text", SCREEN)
-        page.screenshot(path=str(folder / "tableview-screen-result.png"))
+        web.shots.take(page, "tableview-screen-result", full_page=False)
     finally:
         page.close()
 
@@ -178,7 +166,7 @@ def test_the_table_fits_a_phone_and_the_big_screen(web: Web) -> None:
     box = phone.page.locator('form[data-template="{command}"]')
     box.get_by_role("textbox", name="Command").fill("throw")
     web.refused(phone, box.get_by_role("button").click, game)
-    phone.page.screenshot(path=str(_shots(web) / "tableview-refused-phone.png"))
+    web.shots.take(phone.page, "tableview-refused-phone", full_page=False)
     message = phone.page.locator("#message").bounding_box()
     strip = phone.page.locator(".turnline").bounding_box()
     assert message is not None
