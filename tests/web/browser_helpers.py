@@ -6,7 +6,7 @@ A test module imports the fixtures it uses by name (and lists them in ``__all__`
 server and a browser of its own. Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the
 modules are skipped, unless ``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails.
 Screenshots of the pages are taken into the folder ``HAZARD_SCREENSHOTS`` names (``make shots``), and only
-then: a picture nobody looks at costs Chromium about half a CPU-second to draw and encode.
+then: a picture nobody looks at costs Chromium 0.2-0.45 CPU-second to draw and encode.
 """
 
 from __future__ import annotations
@@ -180,7 +180,8 @@ def browser(chromium: Path) -> Iterator[Browser]:
 class Shots:
     """Where the screenshots of the pages go, to be looked at: the folder ``HAZARD_SCREENSHOTS`` names, or
     none, when no screenshot is taken (nobody would look at it, and drawing a whole page to a PNG costs
-    Chromium about 0.45 CPU-second; measured on the table page)."""
+    Chromium 0.2-0.25 CPU-second alone, measured on the lobby, a card and a table, and about 0.45 within the
+    offline scan)."""
 
     folder: Path | None
 
