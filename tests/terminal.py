@@ -62,7 +62,8 @@ class Terminal:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env=hazard_env(tmp_path),
+            # A game that hangs is sent SIGABRT (_close): the fault handler prints where each thread stood.
+            env={**hazard_env(tmp_path), "PYTHONFAULTHANDLER": "1"},
         )
         assert self.process.stdout is not None
         self._out = self.process.stdout
@@ -118,7 +119,15 @@ class Terminal:
             time.sleep(0.01)
 
     def _close(self) -> int:
-        code = self.process.wait(timeout=WAIT)
+        try:
+            code = self.process.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            # Hung: SIGABRT makes the faulthandler print every thread's stack, and the failure shows it.
+            self.process.send_signal(signal.SIGABRT)
+            self.process.wait(timeout=WAIT)
+            self.output += self._out.read().decode(errors="replace")
+            hung = f"the game did not end within {WAIT:.0f} s; it printed:\n{self.output}"
+            raise AssertionError(hung) from None
         self.output += self._out.read().decode()
         self._selector.close()
         self._out.close()
