@@ -49,23 +49,23 @@ TMP_ROOT := $(shell test -w /dev/shm && test "$$(df -Pk /dev/shm | awk 'NR == 2 
 # for each server), and a second run would rewrite every test module's asserts again (collecting 19.7 s
 # where 8.5 s). The bytecode goes to __pycache__, which git ignores.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
+# pytest with the arguments given, its workers' folders under a fresh one that is removed afterwards; pytest's
+# exit status is the target's.
+PYTEST_IN_TMP = tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(PYTEST) --basetemp="$$tmp" $(1); status=$$?; \
+  rm -rf "$$tmp"; exit $$status; }
 unit: $(STAMP)
-	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(PYTEST) -n auto --dist worksteal --basetemp="$$tmp"; \
-	  status=$$?; \
-	  rm -rf "$$tmp"; exit $$status; }
+	@$(call PYTEST_IN_TMP,-n auto --dist worksteal)
 
 # The inner loop: the same, without the tests marked slow (pyproject.toml's markers: some 40 tests that take
 # about half the time of the whole, the browser tests among them). Not what CI runs: make test runs every test.
 unit-fast: $(STAMP)
-	@tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { $(PYTEST) -n auto -m "not slow" --basetemp="$$tmp"; status=$$?; \
-	  rm -rf "$$tmp"; exit $$status; }
+	@$(call PYTEST_IN_TMP,-n auto -m "not slow")
 
 # The pages to look at: the web tests in Chromium, each saving the screenshots of the pages it opens, at a
 # phone's size and a desktop's, into shots/ (tests/web/browser_helpers.py's Shots; no other run takes any).
 shots: $(STAMP)
-	@mkdir -p shots && tmp=$$(mktemp -d $(TMP_ROOT)/hz.XXXXXX) && { HAZARD_SCREENSHOTS="$(CURDIR)/shots" \
-	  $(PYTEST) -n auto -m slow --basetemp="$$tmp" tests/web; status=$$?; rm -rf "$$tmp"; \
-	  echo "screenshots in shots/"; exit $$status; }
+	@mkdir -p shots && echo "screenshots into shots/" && export HAZARD_SCREENSHOTS="$(CURDIR)/shots" && \
+	  $(call PYTEST_IN_TMP,-n auto -m slow tests/web)
 
 # The docs site (mkdocs.yml: MkDocs, the Material theme, the API reference from the docstrings) into site/,
 # offline, in strict mode: a broken link, a cross-reference that names nothing, or a page that would load
