@@ -20,7 +20,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from tests.web.browser_helpers import (
     _LOCAL,
     _PLAYERS_JS,
@@ -201,6 +201,44 @@ def test_a_bad_action_shows_its_message(web: Web) -> None:
     expect(bob.page.locator(".turn")).to_have_text("Ann to throw")
     web.act(ann, ann.page.get_by_role("button", name="Throw the dice").click, game, [ann, bob])
     expect(ann.page.locator("#message")).to_contain_text("Ann throws ")
+    web.clean()
+
+
+def test_a_command_typed_while_the_view_is_fetched_is_kept_and_sent(web: Web) -> None:
+    """A command box is emptied once its action is taken, not after the view that follows is fetched: what
+    is typed into it meanwhile (the next command, to a page whose socket has already brought the entry) is
+    kept, and sent as typed. Emptied after the fetch, it was lost, and the box sent empty: a throw."""
+    referee = web.client()
+    game = web.new_table(referee, dice="typed")
+    page = referee.page
+    command(web, referee, game, "sit Ann 100", [referee])
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:  # every fetch of the view waits until let go
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/view\?"), hold)
+    box = page.locator('form[data-template="{command}"]').get_by_role("textbox", name="Command")
+    box.fill("sit Bob 100")
+    with page.expect_response(lambda response: response.url.endswith(f"/{game}/actions")) as answer:
+        page.locator('form[data-template="{command}"]').get_by_role("button").click()
+    assert answer.value.ok, answer.value.json()
+    expect(page.locator("#message")).to_contain_text("Bob sits down with 100")  # the answer is handled
+    box.fill("sit Cat 100")  # the next command, typed while the view is on its way
+    assert held, "the page fetched no view after its action"
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    web.synced(game, [referee])
+    page.wait_for_timeout(300)  # whatever the page does once its fetches are answered, it has done
+    assert box.input_value() == "sit Cat 100"
+    command(web, referee, game, "sit Cat 100", [referee])
+    expect(page.locator("#message")).to_contain_text("Cat sits down with 100")
+    assert [p["name"] for p in web.server.state(game)["state"]["players"]] == ["Ann", "Bob", "Cat"]
     web.clean()
 
 

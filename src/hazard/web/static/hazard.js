@@ -244,8 +244,10 @@
     return refreshing;
   }
 
-  // Send one action; once it is taken, the form it came from (by its template) is emptied in the view swapped
-  // in, ready for the next; one refused keeps what was typed, to be put right.
+  // Send one action; once it is taken, the form it came from (by its template) is emptied at once, ready for
+  // the next, and the view is fetched; one refused keeps what was typed, to be put right. Emptied after the
+  // fetch, it would wipe what was typed meanwhile into a view the socket had swapped in first (and an empty
+  // command sent is a throw).
   async function act(text, role, template) {
     say("");
     let taken = false;
@@ -260,12 +262,12 @@
     } catch (error) {
       say(error.message);
     }
-    await refresh();
     if (taken && template) {
       root.querySelectorAll("form.act").forEach((form) => {
         if (form.dataset.template === template) form.reset();
       });
     }
+    await refresh();
   }
 
   function fill(template, form) {
