@@ -15,9 +15,19 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["Terminal", "exchanges", "hazard_env", "run_hazard"]
+__all__ = ["AT_A_KEYBOARD", "Terminal", "exchanges", "hazard_env", "run_hazard"]
 
 HAZARD = (sys.executable, "-m", "hazard")
+AT_A_KEYBOARD = (
+    sys.executable,
+    "-c",
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('hazard', run_name='__main__', alter_sys=True)",
+)
+"""``python -m hazard`` with Ctrl-C raising KeyboardInterrupt, as at a person's terminal, whatever the tests'
+own process does with SIGINT: a disposition of "ignore" is inherited through exec, and Python then installs
+no handler of its own. A test run started in the background of a shell without job control ignores SIGINT
+(POSIX), and so would every game it started: a Ctrl-C that never arrives."""
 WAIT = 60.0
 """Seconds to wait for a process: generous, since only a hung game should ever reach it."""
 
@@ -58,7 +68,7 @@ class Terminal:
 
     def __init__(self, tmp_path: Path, *args: str) -> None:
         self.process = subprocess.Popen(
-            [*HAZARD, *args],
+            [*AT_A_KEYBOARD, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -11,6 +11,7 @@ Sums show with two decimals unless ``--money`` says otherwise; the commands a ga
 from __future__ import annotations
 
 import re
+import signal
 from fractions import Fraction
 from pathlib import Path
 
@@ -319,7 +320,14 @@ def test_end_of_input_leaves_the_game_to_resume(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_leaves_the_game_cleanly(tmp_path: Path) -> None:
-    game = Terminal(tmp_path, "play", "--seed", "97", "--db", str(tmp_path / "games.db"))
+    # Started as from a test run in the background of a shell without job control, which ignores SIGINT and
+    # passes that on to what it starts: the game still gets the Ctrl-C a person's terminal sends
+    # (tests.terminal.AT_A_KEYBOARD), and this test holds the harness to it.
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        game = Terminal(tmp_path, "play", "--seed", "97", "--db", str(tmp_path / "games.db"))
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     game.expect("Ann> ")
     game.send("call 7")
     game.expect("the caster calls 7 as the main")
