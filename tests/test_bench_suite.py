@@ -50,21 +50,34 @@ def test_each_process_is_counted_as_its_kind(command: str, kind: str) -> None:
 @pytest.mark.slow  # a pytest of its own
 def test_the_suite_bench_reports_the_cpu_of_what_it_ran(tmp_path: Path) -> None:
     out = tmp_path / "suite.json"
-    command = [sys.executable, str(BENCH), "--json", str(out), "--", "tests/core/test_numbers.py"]
+    command = [sys.executable, str(BENCH), "--json", str(out), "--top", "1", "--", "tests/core/test_numbers.py"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(out.read_text(encoding="utf-8"))
     assert figures["status"] == 0
     assert figures["wall_s"] > 0
     assert figures["cpu_s"]["pytest (the controller)"] > 0
+    assert figures["processes"]["pytest (the controller)"] == 1
     assert "CPU" in done.stdout
-    assert "pytest (the controller)" in done.stdout
+    assert "1 × pytest (the controller)" in done.stdout
+    # --top 1: the process that took the most, with its command line (here the only one: pytest itself)
+    listed = done.stdout.split("the 1 processes that took the most:\n")[1].splitlines()
+    assert len(listed) == 1
+    assert "pytest (the controller): " in listed[0]
+    assert "tests/core/test_numbers.py" in listed[0]
 
 
-def test_a_bad_period_is_one_error() -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--every", "9"], "--every 9.0: expected 0.05 to 5 seconds"),
+        (["--top", "-1"], "--top -1: expected 0 to 1000 processes"),
+    ],
+)
+def test_a_bad_option_is_one_error(args: list[str], said: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--every", "9"], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2
     last = done.stderr.strip().splitlines()[-1]
-    assert last == "bench_suite.py: error: --every 9.0: expected 0.05 to 5 seconds"
+    assert last == f"bench_suite.py: error: {said}"
