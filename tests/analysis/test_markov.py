@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -17,27 +18,48 @@ from hazard.core.state import Termination
 F = Fraction
 
 
-@settings(max_examples=50, deadline=None)
+def _determinant(matrix: list[list[Fraction]]) -> Fraction:
+    """By Leibniz's formula, independent of any elimination."""
+    size = len(matrix)
+    total = F(0)
+    for order in itertools.permutations(range(size)):
+        inversions = sum(1 for a, b in itertools.combinations(order, 2) if a > b)
+        term = F(-1 if inversions % 2 else 1)
+        for row, col in enumerate(order):
+            term *= matrix[row][col]
+        total += term
+    return total
+
+
+@settings(max_examples=150, deadline=None)
 @given(
-    st.lists(
-        st.lists(st.integers(-9, 9), min_size=3, max_size=3),
-        min_size=3,
-        max_size=3,
+    st.integers(1, 5).flatmap(
+        lambda size: st.lists(
+            st.lists(
+                st.one_of(
+                    st.just(F(0)),  # zeros on the diagonal: the elimination must swap rows
+                    st.builds(F, st.integers(-9, 9), st.sampled_from([1, 2, 3, 36])),
+                ),
+                min_size=size,
+                max_size=size,
+            ),
+            min_size=size,
+            max_size=size,
+        )
     )
 )
-def test_invert_gives_the_identity(rows: list[list[int]]) -> None:
-    matrix = [[F(v) for v in row] for row in rows]
+def test_invert_gives_the_identity(matrix: list[list[Fraction]]) -> None:
+    size = len(matrix)
     try:
         inverse = invert(matrix)
     except ZeroDivisionError:
-        # Singular: the determinant must be zero.
-        (a, b, c), (d, e, f), (g, h, i) = rows
-        assert a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) == 0
+        assert _determinant(matrix) == 0  # refused only where there is no inverse
         return
     product = [
-        [sum((matrix[r][k] * inverse[k][c] for k in range(3)), F(0)) for c in range(3)] for r in range(3)
+        [sum((matrix[r][k] * inverse[k][c] for k in range(size)), F(0)) for c in range(size)]
+        for r in range(size)
     ]
-    assert product == [[F(int(r == c)) for c in range(3)] for r in range(3)]
+    assert product == [[F(int(r == c)) for c in range(size)] for r in range(size)]
 
 
 def _chain_on(ruleset_id: str, main: int) -> RoundChain:

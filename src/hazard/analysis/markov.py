@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from hazard.core.engine import Mover, apply, chance_totals, to_move
 from hazard.core.errors import IllegalError
@@ -25,26 +26,43 @@ _ONE = Fraction(1)
 
 
 def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
-    """The exact inverse of a square matrix of fractions, by Gauss-Jordan elimination.
+    """The exact inverse of a square matrix of fractions, by fraction-free Gauss-Jordan elimination.
+
+    The matrix is scaled to integers by the common denominator of its entries and eliminated in integers
+    (Bareiss: each step's division is exact), so that no fraction is reduced until the last step, where in
+    fractions every one of the n^3 steps would reduce one by a gcd. A singular matrix raises
+    :class:`ZeroDivisionError`.
 
     >>> invert([[Fraction(2), Fraction(0)], [Fraction(0), Fraction(4)]])
     [[Fraction(1, 2), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 4)]]
     """
     size = len(matrix)
-    work = [[*row, *(_ONE if i == j else _ZERO for j in range(size))] for i, row in enumerate(matrix)]
+    scale = lcm(*(value.denominator for row in matrix for value in row))  # 1 for an empty matrix
+    work = [
+        [
+            *(value.numerator * (scale // value.denominator) for value in row),
+            *(int(i == j) for j in range(size)),
+        ]
+        for i, row in enumerate(matrix)
+    ]
+    previous = 1
     for col in range(size):
         pivot = next((r for r in range(col, size) if work[r][col] != 0), None)
         if pivot is None:
             raise ZeroDivisionError("singular matrix")
         work[col], work[pivot] = work[pivot], work[col]
-        lead = work[col][col]
-        work[col] = [value / lead for value in work[col]]
+        base = work[col]
+        lead = base[col]
         for r in range(size):
-            factor = work[r][col]
-            if r != col and factor != 0:
-                base = work[col]
-                work[r] = [a - factor * b for a, b in zip(work[r], base, strict=True)]
-    return [row[size:] for row in work]
+            if r != col:
+                row = work[r]
+                factor = row[col]
+                # Sylvester's identity: every entry is a minor of the scaled matrix, so the division is exact.
+                work[r] = [(lead * a - factor * b) // previous for a, b in zip(row, base, strict=True)]
+        previous = lead
+    # Now work = [d I | d M^-1] for M = scale * matrix and d its determinant (up to sign), and the inverse
+    # of the matrix is scale * M^-1.
+    return [[Fraction(scale * value, work[i][i]) for value in work[i][size:]] for i in range(size)]
 
 
 @dataclass(frozen=True)
@@ -157,16 +175,26 @@ class RoundChain:
     def throw_distribution(
         self, within: Callable[[Outcome], bool] = lambda outcome: True, *, up_to: int = 20
     ) -> list[Fraction]:
-        """P(T = t and the round ends in A) for t = 1 .. ``up_to``."""
-        direct = [sum((p for k, p in row.items() if within(self.outcomes[k])), _ZERO) for row in self.r]
-        weights: dict[int, Fraction] = {0: _ONE}
+        """P(T = t and the round ends in A) for t = 1 .. ``up_to``.
+
+        In integers: every probability of the chain is a whole number of 1/D (D the common denominator of
+        Q and R, 36 for two dice), so the chance of standing in each state after t throws is a whole number
+        of 1/D^t, and only each term of the result is a fraction.
+        """
+        scale = lcm(*(p.denominator for rows in (self.q, self.r) for row in rows for p in row.values()))
+        q = [{j: p.numerator * (scale // p.denominator) for j, p in row.items()} for row in self.q]
+        direct = [
+            sum(p.numerator * (scale // p.denominator) for k, p in row.items() if within(self.outcomes[k]))
+            for row in self.r
+        ]
+        weights: dict[int, int] = {0: 1}  # in 1/scale^t
         result = []
-        for _ in range(up_to):
-            result.append(sum((w * direct[s] for s, w in weights.items()), _ZERO))
-            moved: dict[int, Fraction] = {}
+        for t in range(up_to):
+            result.append(Fraction(sum(w * direct[s] for s, w in weights.items()), scale ** (t + 1)))
+            moved: dict[int, int] = {}
             for s, w in weights.items():
-                for j, p in self.q[s].items():
-                    moved[j] = moved.get(j, _ZERO) + w * p
+                for j, p in q[s].items():
+                    moved[j] = moved.get(j, 0) + w * p
             weights = moved
         return result
 
