@@ -128,7 +128,7 @@ def main() -> None:
             print(f"{cpu:9.1f} s  {100 * cpu / total:5.1f} %  {counts[name]:5d} × {name}")
     top = sorted(seen.values(), key=lambda item: -item[1])[: args.top]
     if top:
-        print(f"the {len(top)} processes that took the most:")
+        print(f"the {len(top)} process{'' if len(top) == 1 else 'es'} that took the most:")
     for name, cpu, command in top:
         print(f"{cpu:9.1f} s  {name}: {command[:160]}")
     if args.json:

@@ -50,7 +50,8 @@ def test_each_process_is_counted_as_its_kind(command: str, kind: str) -> None:
 @pytest.mark.slow  # a pytest of its own
 def test_the_suite_bench_reports_the_cpu_of_what_it_ran(tmp_path: Path) -> None:
     out = tmp_path / "suite.json"
-    command = [sys.executable, str(BENCH), "--json", str(out), "--top", "1", "--", "tests/core/test_numbers.py"]
+    command = [sys.executable, str(BENCH), "--json", str(out), "--top", "1"]
+    command += ["--", "tests/core/test_numbers.py"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(out.read_text(encoding="utf-8"))
@@ -61,7 +62,7 @@ def test_the_suite_bench_reports_the_cpu_of_what_it_ran(tmp_path: Path) -> None:
     assert "CPU" in done.stdout
     assert "1 × pytest (the controller)" in done.stdout
     # --top 1: the process that took the most, with its command line (here the only one: pytest itself)
-    listed = done.stdout.split("the 1 processes that took the most:\n")[1].splitlines()
+    listed = done.stdout.split("the 1 process that took the most:\n")[1].splitlines()
     assert len(listed) == 1
     assert "pytest (the controller): " in listed[0]
     assert "tests/core/test_numbers.py" in listed[0]
