@@ -171,6 +171,28 @@ def test_odds_table_default_is_the_default_ruleset(capsys: pytest.CaptureFixture
     assert "6961/14256" in out
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("odds", "-r", "ecws-1674"),
+        ("rules",),
+        ("rules", "wikipedia"),
+        ("bet", "4 or 10 before 7"),
+        ("compare", "wikipedia", "britannica-1911"),
+    ],
+)
+def test_piped_tables_have_no_trailing_spaces(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    # Rich pads each line to the console's width; piped into a file, that would be trailing spaces.
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) > 3
+    assert [line for line in lines if line != line.rstrip()] == []
+    assert out.endswith("\n")
+
+
 def test_a_users_ruleset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(CRAPS_FILE, encoding="utf-8")

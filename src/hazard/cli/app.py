@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import enum
 import errno
+import io
 import math
 import os
 import re
 import stat
+import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -218,9 +220,35 @@ def console() -> Console:
 
     console = Console(highlight=False, emoji=False)
     if not console.is_terminal:
-        # Piped or captured output has no width to measure; Rich's 80 would fold the wider tables.
-        console = Console(highlight=False, emoji=False, width=120)
+        # Piped or captured output has no width to measure; Rich's 80 would fold the wider tables. Rich pads
+        # every line to that width, which a file or a pipe would keep as trailing spaces: each whole line is
+        # written without them.
+        console = Console(highlight=False, emoji=False, width=120, file=cast("IO[str]", _Trimmed()))
     return console
+
+
+class _Trimmed(io.TextIOBase):
+    """Standard output (as it is at each write, so that a capture in place of it gets the text), each whole
+    line written without its trailing spaces; a partial line is written as it is when flushed."""
+
+    def __init__(self) -> None:
+        self._partial = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        lines = (self._partial + text).split("\n")
+        self._partial = lines.pop()
+        if lines:
+            sys.stdout.write("".join(line.rstrip(" ") + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._partial:
+            sys.stdout.write(self._partial)
+            self._partial = ""
+        sys.stdout.flush()
 
 
 def _version(shown: bool) -> None:
