@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import enum
 import errno
-import io
 import math
 import os
 import re
@@ -227,15 +226,21 @@ def console() -> Console:
     return console
 
 
-class _Trimmed(io.TextIOBase):
+class _Trimmed:
     """Standard output (as it is at each write, so that a capture in place of it gets the text), each whole
-    line written without its trailing spaces; a partial line is written as it is when flushed."""
+    line written without its trailing spaces; a partial line is written as it is when flushed. What Rich
+    asks of a file: ``write``, ``flush``, ``isatty`` and ``encoding`` (by which it draws its boxes in ASCII
+    where standard output cannot take more)."""
 
     def __init__(self) -> None:
         self._partial = ""
 
-    def writable(self) -> bool:
-        return True
+    @property
+    def encoding(self) -> str:
+        return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+    def isatty(self) -> bool:
+        return False
 
     def write(self, text: str) -> int:
         lines = (self._partial + text).split("\n")
