@@ -275,6 +275,22 @@ def test_bet_table(capsys: pytest.CaptureFixture[str]) -> None:
 # --- the installed program ----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_that_cannot_take_every_character_shows_it_as_a_question_mark(encoding: str) -> None:
+    # The odds' footnote has an em dash and a minus sign; Rich draws its rules in ASCII where it must.
+    done = subprocess.run(
+        [sys.executable, "-m", "hazard", "odds", "-r", "wikipedia"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    text = done.stdout.decode(encoding)
+    assert "244/495" in text
+    assert "the setter's edge is ?EV" in text
+
+
 def test_the_program_runs_and_fails_cleanly_as_a_process() -> None:
     ok = subprocess.run(
         [sys.executable, "-m", "hazard", "odds", "-f", "json"], capture_output=True, text=True, check=False

@@ -6,6 +6,7 @@ traceback.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import importlib
 import io
@@ -69,12 +70,29 @@ def _tolerant_streams() -> None:
 
     A file name from another system, or a stray byte typed at the prompt, then reaches a parser that refuses
     it by name (or a path that names the file exactly), where a strict decoder or encoder would stop the
-    program with a traceback; Python does the same on its own in the POSIX locale. Standard error already
-    escapes what it cannot write.
+    program with a traceback; Python does the same on its own in the POSIX locale. Standard output that
+    cannot take a character (``PYTHONIOENCODING=ascii``, a Latin-1 locale: the em dash of a footnote) shows
+    it as ``?`` (:func:`_escaped_or_replaced`). Standard error already escapes what it cannot write.
     """
-    for stream in (sys.stdin, sys.stdout):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
-            stream.reconfigure(errors="surrogateescape")
+    codecs.register_error(_TOLERANT, _escaped_or_replaced)
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        sys.stdin.reconfigure(errors="surrogateescape")
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors in ("strict", "surrogateescape"):
+        sys.stdout.reconfigure(errors=_TOLERANT)
+
+
+_TOLERANT = "hazard.escaped-or-replaced"
+
+
+def _escaped_or_replaced(error: UnicodeError) -> tuple[str | bytes, int]:
+    """An encoding's error handler: a surrogate escape is written as the byte it stands for, as
+    ``surrogateescape`` does, and any other character the encoding cannot take as ``?``."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    if all(0xDC80 <= ord(char) <= 0xDCFF for char in chunk):
+        return bytes(ord(char) - 0xDC00 for char in chunk), error.end
+    return "?" * len(chunk), error.end
 
 
 def main(argv: list[str] | None = None) -> None:
