@@ -90,8 +90,11 @@ def _escaped_or_replaced(error: UnicodeError) -> tuple[str | bytes, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     chunk = error.object[error.start : error.end]
-    if all(0xDC80 <= ord(char) <= 0xDCFF for char in chunk):
-        return bytes(ord(char) - 0xDC00 for char in chunk), error.end
+    escaped = [0xDC80 <= ord(char) <= 0xDCFF for char in chunk]
+    if any(escaped):  # as bytes, the escapes' own among question marks
+        return bytes(
+            ord(char) - 0xDC00 if is_escape else 0x3F for char, is_escape in zip(chunk, escaped, strict=True)
+        ), error.end
     return "?" * len(chunk), error.end
 
 
