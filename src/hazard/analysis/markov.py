@@ -40,7 +40,7 @@ def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
     scale = lcm(*(value.denominator for row in matrix for value in row))  # 1 for an empty matrix
     work = [
         [
-            *(value.numerator * (scale // value.denominator) for value in row),
+            *(_whole(value, scale) for value in row),
             *(int(i == j) for j in range(size)),
         ]
         for i, row in enumerate(matrix)
@@ -182,11 +182,8 @@ class RoundChain:
         of 1/D^t, and only each term of the result is a fraction.
         """
         scale = lcm(*(p.denominator for rows in (self.q, self.r) for row in rows for p in row.values()))
-        q = [{j: p.numerator * (scale // p.denominator) for j, p in row.items()} for row in self.q]
-        direct = [
-            sum(p.numerator * (scale // p.denominator) for k, p in row.items() if within(self.outcomes[k]))
-            for row in self.r
-        ]
+        q = [{j: _whole(p, scale) for j, p in row.items()} for row in self.q]
+        direct = [sum(_whole(p, scale) for k, p in row.items() if within(self.outcomes[k])) for row in self.r]
         weights: dict[int, int] = {0: 1}  # in 1/scale^t
         result = []
         for t in range(up_to):
@@ -197,6 +194,11 @@ class RoundChain:
                     moved[j] = moved.get(j, 0) + w * p
             weights = moved
         return result
+
+
+def _whole(value: Fraction, unit: int) -> int:
+    """``value`` as a whole number of 1/``unit``, where ``unit`` is a multiple of its denominator."""
+    return value.numerator * (unit // value.denominator)
 
 
 def total(values: Iterable[Fraction]) -> Fraction:
