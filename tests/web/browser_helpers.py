@@ -23,12 +23,15 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+
+from hazard.table import MoneyStyle, format_money
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -432,15 +435,21 @@ class Web:
                 break
         else:
             pytest.fail(f"table {game} did not stand still for its pages to catch up: {self.behind(clients)}")
+        # The record's exact sums, in two decimals by the table's own rule (half a cent away from zero), as
+        # the pages show them: a float's format would round 98.125 to 98.12 where the page says 98.13.
         record = [
-            [p["name"], f"{p['bankroll_float']:.2f}", f"{p['free_float']:.2f}"]
-            for p in state["state"]["players"]
+            [p["name"], _decimal(p["bankroll"]), _decimal(p["free"])] for p in state["state"]["players"]
         ]
         for client, page in zip(clients, shown, strict=True):
             assert f"table {game}, entry {head}" in page["round"], (client.page.url, page["round"])
             players = record or [["", "Nobody is seated yet."]]
             assert page["players"] == players, (client.page.url, page, record)
         return head
+
+
+def _decimal(exact: str) -> str:
+    """An exact sum of the table's state (``"785/8"``) in two decimals, as a decimal table's page shows it."""
+    return format_money(Fraction(exact), MoneyStyle.DECIMAL)
 
 
 def _read(page: Page, head: int) -> Any:
