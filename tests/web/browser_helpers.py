@@ -3,10 +3,13 @@ Playwright (the module-scoped fixtures ``chromium``, ``server``, ``browser`` and
 the browsers at a table (:class:`Web`, :class:`Client`, :func:`seated`, :func:`stake`, ...).
 
 A test module imports the fixtures it uses by name (and lists them in ``__all__``), so that each module gets a
-server and a browser of its own. Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the
-modules are skipped, unless ``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails.
-Screenshots of the pages are taken into the folder ``HAZARD_SCREENSHOTS`` names (``make shots``), and only
-then: a picture nobody looks at costs Chromium 0.2-0.45 CPU-second to draw and encode.
+server and a browser of its own. The people a test seats (:meth:`Web.client`) are kept for the module's
+next test, each browser wiped (:func:`_wiped`), so that their pages' renderers need not start again.
+
+Chromium is ``/usr/bin/chromium`` (Debian's package). Without it the modules are skipped, unless
+``HAZARD_REQUIRE_BROWSER`` is set (``.ci/run`` sets it), when its absence fails. Screenshots of the pages
+are taken into the folder ``HAZARD_SCREENSHOTS`` names (``make shots``), and only then: a picture nobody
+looks at costs Chromium 0.2-0.45 CPU-second to draw and encode.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -28,7 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 
 from hazard.table import MoneyStyle, format_money
@@ -176,6 +189,8 @@ def browser(chromium: Path) -> Iterator[Browser]:
         try:
             yield launched
         finally:
+            for key in [key for key in _SPARES if key[0] == id(launched)]:
+                del _SPARES[key]
             launched.close()
 
 
@@ -218,18 +233,31 @@ class Client:
     page: Page
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    spare: bool = False
+    """Whether the browser may go back to the spares (:meth:`Web.client`) when the test is done with it."""
+    watching: list[tuple[Page, str, Callable[[Any], None]]] = field(default_factory=list)
+    """What :meth:`watch` listens with, on which page, so that :meth:`unwatch` can stop it."""
 
     def watch(self, page: Page) -> Page:
+        def csp(message: ConsoleMessage) -> None:
+            # The pages' Content-Security-Policy must not block anything they do themselves.
+            if "Content Security Policy" in message.text:
+                self.errors.append(message.text)
+
+        def thrown(error: PlaywrightError) -> None:
+            self.errors.append(str(error))
+
         page.on("dialog", self._dialog)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        # The pages' Content-Security-Policy must not block anything they do themselves.
-        page.on(
-            "console",
-            lambda message: (
-                self.errors.append(message.text) if "Content Security Policy" in message.text else None
-            ),
-        )
+        page.on("pageerror", thrown)
+        page.on("console", csp)
+        self.watching += [(page, "dialog", self._dialog), (page, "pageerror", thrown), (page, "console", csp)]
         return page
+
+    def unwatch(self) -> None:
+        """Stop watching every page :meth:`watch` was given."""
+        for page, event, handler in self.watching:
+            page.remove_listener(event, handler)
+        self.watching.clear()
 
     def _dialog(self, dialog: Dialog) -> None:
         self.dialogs.append(dialog.message)
@@ -287,14 +315,21 @@ class Web:
         self.clients: list[Client] = []
 
     def client(self, path: str | None = None) -> Client:
-        # A reader who asks for less motion: the dice thrown are not rolled across the felt (hazard.css). The
-        # same page and the same script, without the half second of frames each throw draws on every page at
-        # the table (about a sixth of Chromium's CPU for a round played: 0.37-0.40 CPU-second an entry with
-        # three pages open, where 0.45-0.46).
-        context = self.browser.new_context(base_url=self.server.url, reduced_motion="reduce")
-        context.set_default_timeout(WAIT_MS)
-        context.set_default_navigation_timeout(WAIT_MS)
-        client = Client(context, context.new_page())
+        """A person with a browser of his own: a spare one, wiped, where an earlier test of the module left
+        one (:func:`_wiped`), else a new one."""
+        spares = _SPARES.get((id(self.browser), self.server.url))
+        if spares:
+            kept = spares.pop()
+            client = Client(kept.context, kept.page, spare=True)
+        else:
+            # A reader who asks for less motion: the dice thrown are not rolled across the felt (hazard.css).
+            # The same page and the same script, without the half second of frames each throw draws on every
+            # page at the table (about a sixth of Chromium's CPU for a round played: 0.37-0.40 CPU-second an
+            # entry with three pages open, where 0.45-0.46).
+            context = self.browser.new_context(base_url=self.server.url, reduced_motion="reduce")
+            context.set_default_timeout(WAIT_MS)
+            context.set_default_navigation_timeout(WAIT_MS)
+            client = Client(context, context.new_page(), spare=True)
         client.watch(client.page)
         self.clients.append(client)
         if path is not None:
@@ -302,8 +337,12 @@ class Web:
         return client
 
     def close(self) -> None:
+        """Each person's browser wiped and kept as a spare for the module's next test, or closed."""
         for client in self.clients:
-            client.context.close()
+            if client.spare and _wiped(client, self.server.url):
+                _SPARES.setdefault((id(self.browser), self.server.url), []).append(client)
+            else:
+                client.context.close()
 
     def clean(self) -> None:
         """No page opened a dialog or threw."""
@@ -445,6 +484,49 @@ class Web:
             players = record or [["", "Nobody is seated yet."]]
             assert page["players"] == players, (client.page.url, page, record)
         return head
+
+
+_SPARES: dict[tuple[int, str], list[Client]] = {}
+"""The browsers a module's tests have finished with, by the browser (its ``id``) and the server's address
+(their base URL): each a context and its one page, wiped (:func:`_wiped`). A page's renderer is a process of
+Chromium's that costs about 0.3 CPU-second to start, more than the wiping; kept, the next person's page loads
+in it. The ``browser`` fixture forgets them when it closes the browser."""
+
+PLAYWRIGHT_VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
+"""The viewport of a new context (Playwright's default)."""
+
+
+def _wiped(client: Client, origin: str) -> bool:
+    """Make ``client``'s browser as a new one would be, keeping its page's renderer: its other pages closed,
+    nothing of the test's listening or routing, its page on ``about:blank`` at the default viewport, and no
+    cookie, permission, stored data of ``origin`` (and of the page's last origin) or cached answer. False
+    where it cannot be (its page closed, or Chromium refused): then it is to be closed."""
+    page, context = client.page, client.context
+    if page.is_closed():
+        return False
+    try:
+        for other in context.pages:
+            if other != page:
+                other.close()
+        client.unwatch()
+        page.unroute_all(behavior="ignoreErrors")
+        context.unroute_all(behavior="ignoreErrors")
+        last = urllib.parse.urlsplit(page.url)
+        page.goto("about:blank")
+        context.clear_cookies()
+        context.clear_permissions()
+        session = context.new_cdp_session(page)
+        try:
+            for stored in {origin, f"{last.scheme}://{last.netloc}"}:
+                if stored.startswith("http"):
+                    session.send("Storage.clearDataForOrigin", {"origin": stored, "storageTypes": "all"})
+            session.send("Network.clearBrowserCache")
+        finally:
+            session.detach()
+        page.set_viewport_size(PLAYWRIGHT_VIEWPORT)
+    except PlaywrightError:
+        return False
+    return True
 
 
 def _decimal(exact: str) -> str:

@@ -20,14 +20,18 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from tests.web.browser_helpers import (
     _LOCAL,
     _PLAYERS_JS,
     _SHOWS_AT_LEAST,
     MAX_CLICKS,
+    PHONE,
+    PLAYWRIGHT_VIEWPORT,
     POLL_MS,
     Client,
+    Server,
+    Shots,
     Web,
     action_buttons,
     browser,
@@ -309,6 +313,55 @@ def test_the_host_has_the_host_tools_on_the_table_page(web: Web) -> None:
     page = host.page
     assert page.locator("#bot").count() == 1
     assert page.locator(f'nav a[href="/tables/{game}/referee"]').count() == 1
+
+
+def test_a_browser_kept_for_the_next_test_forgets_the_person_before(server: Server, browser: Browser) -> None:
+    """The browsers a test leaves are wiped and kept for the module's next (``Web.close``, ``Web.client``):
+    the next person gets the same page (its renderer kept), but nothing of the last one's: no seat or host
+    cookie, stored data, permission, route, other tab, viewport or listener."""
+    before = Web(server, browser, Shots(None))
+    try:
+        host = before.client()
+        game = before.new_table(host)
+        before.join(host, game, "Ann")
+        expect(host.page.locator(".controls h2")).to_have_text("Your seat, Ann")
+        host.page.evaluate("() => localStorage.setItem('hazard-sound', 'on')")
+        host.context.grant_permissions(["clipboard-read"], origin=server.url)
+        host.page.route("**/*", lambda route: route.abort())
+        host.page.set_viewport_size(PHONE)
+        tab = host.context.new_page()
+    finally:
+        before.close()
+    after = Web(server, browser, Shots(None))
+    try:
+        next_one = after.client(f"/tables/{game}")
+        assert (next_one.context, next_one.page) == (host.context, host.page), "not the browser kept"
+        assert tab.is_closed()
+        assert next_one.context.cookies() == []
+        page = next_one.page
+        expect(page.locator(".controls h2")).to_have_text("Join the table")  # neither Ann nor the host
+        assert page.locator("#bot").count() == 0
+        assert page.evaluate("() => localStorage.length") == 0
+        clipboard = "() => navigator.permissions.query({name: 'clipboard-read'}).then((p) => p.state)"
+        assert page.evaluate(clipboard) != "granted"
+        assert page.viewport_size == PLAYWRIGHT_VIEWPORT
+        page.evaluate("() => alert('only mine')")
+        assert (host.dialogs, next_one.dialogs) == ([], ["only mine"])
+        next_one.dialogs.clear()
+        after.clean()
+    finally:
+        after.close()
+    # A browser whose page the test closed is not kept: the next person's is a new one.
+    closing = Web(server, browser, Shots(None))
+    try:
+        closing.client().page.close()
+    finally:
+        closing.close()
+    fresh = Web(server, browser, Shots(None))
+    try:
+        assert fresh.client().context not in (host.context, next_one.context)
+    finally:
+        fresh.close()
 
 
 def test_each_seated_page_sets_a_seed_of_its_own_for_each_hand(web: Web) -> None:
