@@ -317,7 +317,7 @@ class Web:
     def client(self, path: str | None = None) -> Client:
         """A person with a browser of his own: a spare one, wiped, where an earlier test of the module left
         one (:func:`_wiped`), else a new one."""
-        spares = _SPARES.get((id(self.browser), self.server.url))
+        spares = self._spares()
         if spares:
             kept = spares.pop()
             client = Client(kept.context, kept.page, spare=True)
@@ -340,9 +340,13 @@ class Web:
         """Each person's browser wiped and kept as a spare for the module's next test, or closed."""
         for client in self.clients:
             if client.spare and _wiped(client, self.server.url):
-                _SPARES.setdefault((id(self.browser), self.server.url), []).append(client)
+                self._spares().append(client)
             else:
                 client.context.close()
+
+    def _spares(self) -> list[Client]:
+        """The people's browsers kept in this browser for this server (:data:`_SPARES`)."""
+        return _SPARES.setdefault((id(self.browser), self.server.url), [])
 
     def clean(self) -> None:
         """No page opened a dialog or threw."""
