@@ -97,3 +97,33 @@ def test_conditional_moments_split_the_whole() -> None:
 def test_a_chain_must_start_where_the_dice_move() -> None:
     with pytest.raises(IllegalError, match="the dice are not to move"):
         RoundChain.build(new_round(find_ruleset("wikipedia")))
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "main"), [("britannica-1911", 7), ("wikipedia", 5), ("wikipedia", 8), ("ecws-1674", None)]
+)
+def test_the_whole_numbers_hold_n_and_b_as_fractions_would(ruleset_id: str, main: int | None) -> None:
+    # N and B worked out directly in fractions, beside the chain's whole numbers and their units; a main of
+    # None is the chain from the throw for the main.
+    if main is None:
+        chain = RoundChain.build(new_round(find_ruleset(ruleset_id)))
+    else:
+        chain = _chain_on(ruleset_id, main)
+    size = len(chain.states)
+    i_minus_q = [[F(int(a == b)) - chain.q[a].get(b, F(0)) for b in range(size)] for a in range(size)]
+    n = invert(i_minus_q)
+    b = [
+        {
+            k: p
+            for k in range(len(chain.outcomes))
+            if (p := sum((n[i][j] * chain.r[j].get(k, F(0)) for j in range(size)), F(0)))
+        }
+        for i in range(size)
+    ]
+    assert chain.n == tuple(map(tuple, n))
+    assert chain.b == tuple(b)
+    h = [sum(row.values(), F(0)) for row in b]  # every outcome: h = 1 from every state
+    assert h == [1] * size
+    g = [sum((n[s][t] * h[t] for t in range(size)), F(0)) for s in range(size)]
+    second = sum((n[0][t] * (2 * g[t] - h[t]) for t in range(size)), F(0))
+    assert chain.throw_moments() == (g[0], second)

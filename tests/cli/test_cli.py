@@ -332,7 +332,9 @@ def test_the_program_starts_no_blas_threads_unless_told_to(
     def leave(code: int) -> None:
         raise SystemExit(code)
 
-    monkeypatch.setattr(cli, "main", lambda: found.append(os.environ.get("OPENBLAS_NUM_THREADS")))
+    monkeypatch.setattr(
+        cli, "main", lambda collector_paused: found.append(os.environ.get("OPENBLAS_NUM_THREADS"))
+    )
     monkeypatch.setattr(os, "_exit", leave)
     with pytest.raises(SystemExit):
         cli.run()

@@ -22,7 +22,6 @@ from hazard.core.state import Outcome, Round
 __all__ = ["RoundChain", "invert"]
 
 _ZERO = Fraction(0)
-_ONE = Fraction(1)
 
 
 def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
@@ -36,15 +35,15 @@ def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
     >>> invert([[Fraction(2), Fraction(0)], [Fraction(0), Fraction(4)]])
     [[Fraction(1, 2), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 4)]]
     """
-    size = len(matrix)
     scale = lcm(*(value.denominator for row in matrix for value in row))  # 1 for an empty matrix
-    work = [
-        [
-            *(_whole(value, scale) for value in row),
-            *(int(i == j) for j in range(size)),
-        ]
-        for i, row in enumerate(matrix)
-    ]
+    whole, unit = _whole_inverse([[_whole(value, scale) for value in row] for row in matrix], scale)
+    return [[unit * value for value in row] for row in whole]
+
+
+def _whole_inverse(matrix: list[list[int]], scale: int) -> tuple[list[list[int]], Fraction]:
+    """The inverse of ``matrix`` / ``scale`` as whole numbers of one unit: it is ``unit`` times ``whole``."""
+    size = len(matrix)
+    work = [[*row, *(int(i == j) for j in range(size))] for i, row in enumerate(matrix)]
     previous = 1
     for col in range(size):
         pivot = next((r for r in range(col, size) if work[r][col] != 0), None)
@@ -60,9 +59,10 @@ def invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
                 # Sylvester's identity: every entry is a minor of the scaled matrix, so the division is exact.
                 work[r] = [(lead * a - factor * b) // previous for a, b in zip(row, base, strict=True)]
         previous = lead
-    # Now work = [d I | d M^-1] for M = scale * matrix and d its determinant (up to sign), and the inverse
-    # of the matrix is scale * M^-1.
-    return [[Fraction(scale * value, work[i][i]) for value in work[i][size:]] for i in range(size)]
+    # Now work = [d I | d M^-1] for M = matrix and d its determinant (up to sign): each step scales the rows
+    # already eliminated from the last lead to the new one, so every diagonal entry is the last lead. The
+    # inverse of M / scale is scale * M^-1 = (scale / d) times the right half.
+    return [row[size:] for row in work], Fraction(scale, previous)
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,28 @@ class RoundChain:
     """Sparse rows of Q: from state i, the probability of moving to transient state j."""
     r: tuple[dict[int, Fraction], ...]
     """Sparse rows of R: from state i, the probability of ending in outcome k."""
-    n: tuple[tuple[Fraction, ...], ...]
-    """The fundamental matrix N = (I - Q)^-1: expected visits to state j starting from state i."""
-    b: tuple[dict[int, Fraction], ...]
-    """B = N R: from state i, the probability of the round ending in outcome k."""
+    n_whole: tuple[tuple[int, ...], ...]
+    """The fundamental matrix N = (I - Q)^-1 (expected visits to state j starting from state i) as whole
+    numbers of ``n_unit``: N = n_unit × n_whole. The figures are sums of products of N, R and their
+    consequences, which in whole numbers need no reduction by a gcd until each figure is made."""
+    n_unit: Fraction
+    """What one of ``n_whole`` stands for: D over the determinant of D (I - Q), up to its sign, for D the
+    common denominator of Q and R (36 for two dice, or a divisor of it)."""
+    b_whole: tuple[dict[int, int], ...]
+    """B = N R (from state i, the probability of the round ending in outcome k) as whole numbers of
+    ``b_unit``."""
+    b_unit: Fraction
+    """What one of ``b_whole`` stands for: ``n_unit`` / D."""
+
+    @property
+    def n(self) -> tuple[tuple[Fraction, ...], ...]:
+        """The fundamental matrix N = (I - Q)^-1: expected visits to state j starting from state i."""
+        return tuple(tuple(self.n_unit * visits for visits in row) for row in self.n_whole)
+
+    @property
+    def b(self) -> tuple[dict[int, Fraction], ...]:
+        """B = N R: from state i, the probability of the round ending in outcome k."""
+        return tuple({k: self.b_unit * p for k, p in row.items()} for row in self.b_whole)
 
     @classmethod
     def build(cls, start: Round) -> RoundChain:
@@ -108,52 +126,43 @@ class RoundChain:
                     k = outcome_index.setdefault(after.outcome, len(outcomes))
                     if k == len(outcomes):
                         outcomes.append(after.outcome)
-                    r_row[k] = r_row.get(k, _ZERO) + probability
+                    r_row[k] = r_row[k] + probability if k in r_row else probability
                 else:
                     if to_move(after) is not Mover.DICE:  # pragma: no cover - the engine never does this
                         raise IllegalError(f"illegal state in an analysis ({after}): a choice mid-round")
                     j = index.setdefault(after, len(states))
                     if j == len(states):
                         states.append(after)
-                    q_row[j] = q_row.get(j, _ZERO) + probability
+                    q_row[j] = q_row[j] + probability if j in q_row else probability
             q.append(q_row)
             r.append(r_row)
             i += 1
-        size = len(states)
-        i_minus_q = [
-            [(_ONE if a == b else _ZERO) - q[a].get(b, _ZERO) for b in range(size)] for a in range(size)
-        ]
-        n = invert(i_minus_q)
-        b: list[dict[int, Fraction]] = []
-        for row in n:
-            absorbed: dict[int, Fraction] = {}
-            for visits, r_row in zip(row, r, strict=True):
-                if visits:
-                    for k, p in r_row.items():
-                        absorbed[k] = absorbed.get(k, _ZERO) + visits * p
-            b.append(absorbed)
+        n_whole, n_unit, b_whole, b_unit = _solve(q, r)
         return cls(
             start=start,
             states=tuple(states),
             outcomes=tuple(outcomes),
             q=tuple(q),
             r=tuple(r),
-            n=tuple(tuple(row) for row in n),
-            b=tuple(b),
+            n_whole=n_whole,
+            n_unit=n_unit,
+            b_whole=b_whole,
+            b_unit=b_unit,
         )
 
-    def _absorbed(self, within: Callable[[Outcome], bool]) -> list[Fraction]:
-        """h(s): the probability of ending in an outcome ``within`` accepts, from each transient state."""
+    def _absorbed(self, within: Callable[[Outcome], bool]) -> list[int]:
+        """h(s), the probability of ending in an outcome ``within`` accepts from each transient state s, in
+        whole numbers of ``b_unit``."""
         accepted = {k for k, outcome in enumerate(self.outcomes) if within(outcome)}
-        return [total(p for k, p in row.items() if k in accepted) for row in self.b]
+        return [sum(p for k, p in row.items() if k in accepted) for row in self.b_whole]
 
     def probability(self, within: Callable[[Outcome], bool] = lambda outcome: True) -> Fraction:
         """The probability that the round ends in an outcome ``within`` accepts."""
-        return total(p for k, p in self.b[0].items() if within(self.outcomes[k]))
+        return self.b_unit * sum(p for k, p in self.b_whole[0].items() if within(self.outcomes[k]))
 
     def outcome_probabilities(self) -> dict[Outcome, Fraction]:
         """The probability of each way the round can end."""
-        return {self.outcomes[k]: p for k, p in self.b[0].items()}
+        return {self.outcomes[k]: self.b_unit * p for k, p in self.b_whole[0].items()}
 
     def throw_moments(
         self, within: Callable[[Outcome], bool] = lambda outcome: True
@@ -163,13 +172,16 @@ class RoundChain:
         Each visit to a transient state is one throw. E[T 1_A] sums the visits to s times h_A(s), the
         chance of ending in A from s; for the square, T^2 = sum over throws k of 2(T - k) - 1, and the
         throws still to come from s, counted on A, are g_A(s) = sum_s' N(s, s') h_A(s').
+
+        In whole numbers, with N = n_unit W and h = b_unit H: g = n_unit b_unit (W H), and E[T^2 1_A] =
+        sum_s' N(0, s') (2 g(s') - h(s')) = n_unit b_unit (2 n_unit (W W H)(0) - (W H)(0)).
         """
         h = self._absorbed(within)
-        g = [total(visits * h_s for visits, h_s in zip(row, h, strict=True) if visits) for row in self.n]
-        first = g[0]
-        second = sum(
-            (visits * (2 * g_s - h_s) for visits, g_s, h_s in zip(self.n[0], g, h, strict=True)), _ZERO
-        )
+        g = [sum(visits * h_s for visits, h_s in zip(row, h, strict=True)) for row in self.n_whole]
+        start = self.n_whole[0]
+        first = self.n_unit * self.b_unit * g[0]
+        again = sum(visits * g_s for visits, g_s in zip(start, g, strict=True))
+        second = self.n_unit * self.b_unit * (2 * self.n_unit * again - g[0])
         return first, second
 
     def throw_distribution(
@@ -194,6 +206,29 @@ class RoundChain:
                     moved[j] = moved.get(j, 0) + w * p
             weights = moved
         return result
+
+
+def _solve(
+    q: list[dict[int, Fraction]], r: list[dict[int, Fraction]]
+) -> tuple[tuple[tuple[int, ...], ...], Fraction, tuple[dict[int, int], ...], Fraction]:
+    """N = (I - Q)^-1 and B = N R of a chain's sparse rows, each as whole numbers and their unit."""
+    size = len(q)
+    # Every probability of the chain is a whole number of 1/D (D = 36 for two dice).
+    unit = lcm(*(p.denominator for rows in (q, r) for row in rows for p in row.values()))
+    i_minus_q = [[-_whole(row[b], unit) if b in row else 0 for b in range(size)] for row in q]
+    for a in range(size):
+        i_minus_q[a][a] += unit
+    n_whole, n_unit = _whole_inverse(i_minus_q, unit)
+    r_whole = [{k: _whole(p, unit) for k, p in row.items()} for row in r]
+    b_whole: list[dict[int, int]] = []
+    for visits_from in n_whole:
+        absorbed: dict[int, int] = {}
+        for visits, ends in zip(visits_from, r_whole, strict=True):
+            if visits:
+                for k, p in ends.items():
+                    absorbed[k] = absorbed.get(k, 0) + visits * p
+        b_whole.append(absorbed)
+    return tuple(map(tuple, n_whole)), n_unit, tuple(b_whole), n_unit / unit
 
 
 def _whole(value: Fraction, unit: int) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import gc
 import importlib
 import io
 import os
@@ -15,11 +16,14 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-import typer
+from hazard.cli.startup import defer_rarely_used, lighter_rich_help, listed_commands, named_command_alone
 
-from hazard.cli.app import app, one_line
-from hazard.cli.startup import lighter_rich_help, listed_commands
-from hazard.core.errors import HazardError
+defer_rarely_used()  # before Typer and pathlib are first imported: here, or by hazard.cli.app
+
+import typer  # noqa: E402
+
+from hazard.cli.app import app, one_line  # noqa: E402
+from hazard.core.errors import HazardError  # noqa: E402
 
 __all__ = ["COMMANDS", "app", "load_commands", "main", "run"]
 
@@ -98,8 +102,13 @@ def _escaped_or_replaced(error: UnicodeError) -> tuple[str | bytes, int]:
     return "?" * len(chunk), error.end
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``hazard`` console script."""
+def main(argv: list[str] | None = None, *, collector_paused: bool = False) -> None:
+    """The ``hazard`` command line on ``argv`` (by default the process's arguments).
+
+    ``collector_paused`` says that the caller paused the cyclic garbage collector for the start-up
+    (:func:`hazard.__main__.program`): it is turned on again once the command's modules are loaded, with
+    every object made so far frozen out of its collections. Otherwise the collector is left as it is.
+    """
     _tolerant_streams()
     args = sys.argv[1:] if argv is None else argv
     if not args:
@@ -107,10 +116,19 @@ def main(argv: list[str] | None = None) -> None:
     named = any(arg in COMMANDS for arg in args)
     if named:
         load_commands(args)
+    if collector_paused:
+        gc.freeze()  # what the start-up made stays: no collection need look at it again
+        gc.enable()
     lighter_rich_help()
+    commands: contextlib.AbstractContextManager[None]
+    if args[0] in COMMANDS:  # the command runs alone: Typer need build no other
+        commands = named_command_alone(app, args[0])
+    elif named:
+        commands = contextlib.nullcontext()
+    else:  # no command named (--help, a name that is not one): the list of commands needs only their names
+        commands = listed_commands(app, COMMANDS)
     try:
-        # No command named (--help, a name that is not one): the list of commands needs only their names.
-        with contextlib.nullcontext() if named else listed_commands(app, COMMANDS):
+        with commands:
             app(args=args, prog_name="hazard", standalone_mode=False)
     except HazardError as error:
         _fail(str(error))
@@ -123,8 +141,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0) from None
 
 
-def run() -> NoReturn:
-    """The ``hazard`` program: :func:`main`, then an immediate exit once all output is flushed.
+def run(*, collector_paused: bool = False) -> NoReturn:
+    """The ``hazard`` program: :func:`main` (``collector_paused`` passed on), then an immediate exit once all
+    output is flushed.
 
     Every command has finished its work by then (records committed and closed, plots written, threads
     joined), so the interpreter's own teardown would only cost time: some 40 ms a run, which the
@@ -135,7 +154,7 @@ def run() -> NoReturn:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = 0
     try:
-        main()
+        main(collector_paused=collector_paused)
     except SystemExit as exit_:
         if exit_.code is None or isinstance(exit_.code, int):
             code = exit_.code or 0

@@ -1,7 +1,7 @@
 """What ``hazard`` loads before it knows which command runs: as little as the help needs.
 
 Two costs used to double the start-up of ``hazard --help`` (against ``python -c 'import numpy'``, see
-docs/benchmarks.md):
+docs/benchmarks.md), and two more held ``hazard odds`` above 1.3 times it:
 
 - The list of commands imported every command's module, and with them the table, the game record and the
   simulator, only to print each command's first line. :func:`listed_commands` registers for the list a
@@ -11,6 +11,11 @@ docs/benchmarks.md):
   at its top, though it renders neither unless asked for markdown or a pretty traceback.
   :func:`lighter_rich_help` lets it import stand-ins for the two, which load the real ones the first time
   either is used.
+- Typer imports ``subprocess`` at its top, though it runs a program only to open a URL or to install shell
+  completion; two more such modules come through ``pathlib`` and ``traceback``. :func:`defer_rarely_used`
+  lets them load when first used.
+- Typer turns every command registered on the app into a Click command before it runs the one named, and
+  ``hazard.cli.exact`` registers three. :func:`named_command_alone` hides the others while one runs.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib.machinery
 import sys
+import threading
 import types
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -32,7 +38,14 @@ if TYPE_CHECKING:
 else:  # the import system needs only the methods; importlib.abc would cost every start-up about 8 ms
     _Loader = _Finder = object
 
-__all__ = ["SUMMARIES", "lighter_rich_help", "listed_commands"]
+__all__ = [
+    "RARELY_USED",
+    "SUMMARIES",
+    "defer_rarely_used",
+    "lighter_rich_help",
+    "listed_commands",
+    "named_command_alone",
+]
 
 SUMMARIES = {
     "rules": "List the built-in rulesets, or show one as its source prints it: the table by main, citation, "
@@ -83,6 +96,96 @@ def listed_commands(app: typer.Typer, modules: dict[str, str]) -> Iterator[None]
     finally:
         for info in added:
             app.registered_commands.remove(info)
+
+
+@contextlib.contextmanager
+def named_command_alone(app: typer.Typer, name: str) -> Iterator[None]:
+    """Leave on ``app``, while the block runs, only the command called ``name`` of those registered (a
+    group stays), so that Typer builds that one alone; the others come back at the end, in their places.
+
+    Typer builds a Click command from each registered command's signature before it runs any: some 0.6 ms
+    apiece, for commands the process never runs, which ``hazard odds`` paid twice (``rules`` and ``bet``).
+    """
+    from typer.main import get_command_name  # noqa: PLC0415 - loaded with typer already
+
+    every = list(app.registered_commands)
+    app.registered_commands[:] = [
+        info
+        for info in every
+        if (info.name or get_command_name(getattr(info.callback, "__name__", ""))) == name
+    ]
+    try:
+        yield
+    finally:
+        app.registered_commands[:] = every
+
+
+# --- Modules imported at the top of others, used by few commands ---------------------------------------
+
+RARELY_USED = ("subprocess", "ipaddress", "textwrap")
+"""Modules that another module on every start-up's path imports at its top, for uses few commands have:
+
+- ``subprocess`` (with the ``signal``, ``selectors`` and ``locale`` it brings): Typer, which runs a program
+  only to open a URL (:func:`typer.launch`) or to install shell completion;
+- ``ipaddress``: ``urllib.parse``, which ``pathlib`` imports, and which checks only a URL's bracketed host
+  with it;
+- ``textwrap``: ``traceback``, which Typer imports, and which wraps only an exception group's notes with it.
+
+Together some 3.5 ms of every start-up (docs/benchmarks.md). ``platform`` would be another, but ``uuid``,
+which Typer needs, asks it for the system as it is imported."""
+
+
+class _Deferred(types.ModuleType):
+    """A module whose code runs, in this very object, when a name it has not defined is first asked for.
+
+    Unlike :class:`importlib.util.LazyLoader`'s, such a module is not run by the ``import`` statement
+    itself (which reads the module's ``__spec__``): only a use of one of its names, as ``subprocess.run`` or
+    ``from subprocess import run``, runs it. From then on it is an ordinary module.
+    """
+
+    def __getattr__(self, name: str) -> Any:  # only for a name not in the module's dictionary
+        spec = self.__spec__
+        assert spec is not None  # made so by defer_rarely_used
+        assert spec.loader is not None
+        with _LOCKS[spec.name]:  # a second thread waits for the module to be whole
+            if type(self) is _Deferred and spec.name not in _RUNNING:
+                _RUNNING.add(spec.name)  # the module's own code, asking for a name of its own, finds it unrun
+                try:
+                    spec.loader.exec_module(self)
+                except BaseException:
+                    # Gone from sys.modules, as a failed import leaves a module: the next import tries again.
+                    sys.modules.pop(spec.name, None)
+                    raise
+                finally:
+                    _RUNNING.discard(spec.name)
+                object.__setattr__(self, "__class__", types.ModuleType)
+        return object.__getattribute__(self, name)
+
+
+_LOCKS: dict[str, threading.RLock] = {}
+_RUNNING: set[str] = set()
+
+
+def defer_rarely_used() -> None:
+    """Leave each of :data:`RARELY_USED` not loaded yet as a :class:`_Deferred` module, to load when first
+    used. Call it before anything imports them: before ``typer`` and ``pathlib``."""
+    for name in RARELY_USED:
+        if name in sys.modules:  # loaded already (by the tests' runner, say): it stays as it is
+            continue
+        spec = importlib.machinery.PathFinder.find_spec(name)
+        if spec is None or spec.loader is None:  # pragma: no cover - all are in every CPython
+            continue
+        module = _Deferred(name)
+        for attribute, value in (
+            ("__spec__", spec),
+            ("__loader__", spec.loader),
+            ("__file__", spec.origin),
+            ("__cached__", spec.cached),
+            ("__package__", spec.parent),
+        ):
+            setattr(module, attribute, value)
+        _LOCKS[name] = threading.RLock()
+        sys.modules[name] = module
 
 
 # --- Typer's help without Rich's markdown and traceback -----------------------------------------------------
