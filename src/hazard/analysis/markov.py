@@ -44,25 +44,41 @@ def _whole_inverse(matrix: list[list[int]], scale: int) -> tuple[list[list[int]]
     """The inverse of ``matrix`` / ``scale`` as whole numbers of one unit: it is ``unit`` times ``whole``."""
     size = len(matrix)
     work = [[*row, *(int(i == j) for j in range(size))] for i, row in enumerate(matrix)]
+    # Each step brings every other row from the last lead to the new one. A row with nothing to eliminate
+    # in the step's column (most rows of a round's chain, whose states lead only onward) is left as it is,
+    # marked with the lead it stands at, and scaled once when next used: the skipped steps' factors multiply
+    # to the ratio of the two leads, and that one division is exact as each step's was.
+    at = [1] * size
     previous = 1
     for col in range(size):
         pivot = next((r for r in range(col, size) if work[r][col] != 0), None)
         if pivot is None:
             raise ZeroDivisionError("singular matrix")
         work[col], work[pivot] = work[pivot], work[col]
-        base = work[col]
+        at[col], at[pivot] = at[pivot], at[col]
+        base = _scaled(work, at, col, previous)
         lead = base[col]
         for r in range(size):
-            if r != col:
-                row = work[r]
+            if r != col and work[r][col] != 0:
+                row = _scaled(work, at, r, previous)
                 factor = row[col]
                 # Sylvester's identity: every entry is a minor of the scaled matrix, so the division is exact.
                 work[r] = [(lead * a - factor * b) // previous for a, b in zip(row, base, strict=True)]
+                at[r] = lead
+        at[col] = lead  # the pivot's row, as it is, stands at the new lead (so the step leaves it)
         previous = lead
-    # Now work = [d I | d M^-1] for M = matrix and d its determinant (up to sign): each step scales the rows
-    # already eliminated from the last lead to the new one, so every diagonal entry is the last lead. The
-    # inverse of M / scale is scale * M^-1 = (scale / d) times the right half.
-    return [row[size:] for row in work], Fraction(scale, previous)
+    # Now work = [d I | d M^-1] for M = matrix and d its determinant (up to sign): every row scaled to the
+    # last lead, every diagonal entry is that lead. The inverse of M / scale is scale * M^-1 = (scale / d)
+    # times the right half.
+    return [_scaled(work, at, r, previous)[size:] for r in range(size)], Fraction(scale, previous)
+
+
+def _scaled(work: list[list[int]], at: list[int], r: int, lead: int) -> list[int]:
+    """Row ``r`` of an elimination, brought from the lead it stands at to ``lead`` (in place)."""
+    if at[r] != lead:
+        work[r] = [value * lead // at[r] for value in work[r]]
+        at[r] = lead
+    return work[r]
 
 
 @dataclass(frozen=True)
