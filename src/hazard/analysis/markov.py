@@ -10,7 +10,7 @@ expected number of throws. Everything works on whatever ruleset the engine is gi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -209,7 +209,7 @@ class RoundChain:
         Q and R, 36 for two dice), so the chance of standing in each state after t throws is a whole number
         of 1/D^t, and only each term of the result is a fraction.
         """
-        scale = lcm(*(p.denominator for rows in (self.q, self.r) for row in rows for p in row.values()))
+        scale = _denominator(self.q, self.r)
         q = [{j: _whole(p, scale) for j, p in row.items()} for row in self.q]
         direct = [sum(_whole(p, scale) for k, p in row.items() if within(self.outcomes[k])) for row in self.r]
         weights: dict[int, int] = {0: 1}  # in 1/scale^t
@@ -229,8 +229,7 @@ def _solve(
 ) -> tuple[tuple[tuple[int, ...], ...], Fraction, tuple[dict[int, int], ...], Fraction]:
     """N = (I - Q)^-1 and B = N R of a chain's sparse rows, each as whole numbers and their unit."""
     size = len(q)
-    # Every probability of the chain is a whole number of 1/D (D = 36 for two dice).
-    unit = lcm(*(p.denominator for rows in (q, r) for row in rows for p in row.values()))
+    unit = _denominator(q, r)
     i_minus_q = [[-_whole(row[b], unit) if b in row else 0 for b in range(size)] for row in q]
     for a in range(size):
         i_minus_q[a][a] += unit
@@ -245,6 +244,12 @@ def _solve(
                     absorbed[k] = absorbed.get(k, 0) + visits * p
         b_whole.append(absorbed)
     return tuple(map(tuple, n_whole)), n_unit, tuple(b_whole), n_unit / unit
+
+
+def _denominator(q: Sequence[dict[int, Fraction]], r: Sequence[dict[int, Fraction]]) -> int:
+    """D, the common denominator of a chain's probabilities: each is a whole number of 1/D (D = 36 for two
+    dice, or a divisor of it)."""
+    return lcm(*(p.denominator for rows in (q, r) for row in rows for p in row.values()))
 
 
 def _whole(value: Fraction, unit: int) -> int:

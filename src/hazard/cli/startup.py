@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.machinery
+import importlib.util  # Typer imports it anyway
 import sys
 import threading
 import types
@@ -175,15 +176,8 @@ def defer_rarely_used() -> None:
         spec = importlib.machinery.PathFinder.find_spec(name)
         if spec is None or spec.loader is None:  # pragma: no cover - all are in every CPython
             continue
-        module = _Deferred(name)
-        for attribute, value in (
-            ("__spec__", spec),
-            ("__loader__", spec.loader),
-            ("__file__", spec.origin),
-            ("__cached__", spec.cached),
-            ("__package__", spec.parent),
-        ):
-            setattr(module, attribute, value)
+        module = importlib.util.module_from_spec(spec)  # its __spec__, __file__, ... set, its code not run
+        module.__class__ = _Deferred
         _LOCKS[name] = threading.RLock()
         sys.modules[name] = module
 
